@@ -1,0 +1,105 @@
+"""The benchmark job: policies × tasks × seeds, embedded, with a report.
+
+``designrl bench`` (and ``make run``) runs it on embedded defaults: DesignGym's
+three tasks in the ``designgym`` profile (its seeds 0–2, as in its own
+benchmark), and DesignGym's tasks plus every generated family in the
+``default`` profile on test seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from designrl.tasks.layout.env import GENERATED_TASK_IDS, LayoutEnv
+from designrl.tasks.layout.generate import TEST_SEED_START
+from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    profile: str
+    task_id: str
+    seed: int
+    policy: str
+
+
+@dataclass
+class BenchPlan:
+    """What to run. The defaults are the embedded benchmark."""
+
+    policies: list[str] = field(default_factory=lambda: ["random", "rule", "expert"])
+    profiles: list[str] = field(default_factory=lambda: ["designgym", "default"])
+    designgym_seeds: list[int] = field(default_factory=lambda: [0, 1, 2])
+    generated_seeds: list[int] = field(
+        default_factory=lambda: [TEST_SEED_START + i for i in range(3)]
+    )
+    tasks: list[str] | None = None  # None: every task the profile runs
+
+    def cases(self) -> list[BenchCase]:
+        out = []
+        for profile in self.profiles:
+            task_ids = DESIGNGYM_TASK_IDS if profile == "designgym" else (
+                DESIGNGYM_TASK_IDS + GENERATED_TASK_IDS)
+            for task_id in task_ids:
+                if self.tasks and task_id not in self.tasks:
+                    continue
+                seeds = self.designgym_seeds if task_id in DESIGNGYM_TASK_IDS else self.generated_seeds
+                for seed in seeds:
+                    for policy in self.policies:
+                        out.append(BenchCase(profile, task_id, seed, policy))
+        return out
+
+
+def run_case(case: BenchCase) -> dict[str, Any]:
+    """Run one episode; the same call the workers make."""
+    from designrl.policies import make_layout_policy
+    from designrl.rollout.layout_episode import run_episode
+
+    env = LayoutEnv(profile=case.profile)
+    policy = make_layout_policy(case.policy, seed=case.seed)
+    return run_episode(env, policy, case.task_id, case.seed)
+
+
+def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Means per (profile, task, policy), in the order they first appear."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in results:
+        groups[(r["profile"], r["task_id"], r["policy"])].append(r)
+    rows = []
+    for (profile, task_id, policy), rs in groups.items():
+        rows.append({
+            "profile": profile, "task_id": task_id, "policy": policy, "episodes": len(rs),
+            **{k: statistics.fmean(r[k] for r in rs) for k in (
+                "start_score", "final_score", "instruction_score", "total_reward", "steps",
+                "invalid_actions", "seconds")},
+            "worse_than_start": sum(r["final_score"] < r["start_score"] - 1e-12 for r in rs),
+        })
+    return rows
+
+
+def write_outputs(results: list[dict[str, Any]], out_dir: Path) -> dict[str, Path]:
+    """results.json and report.html (with before/after renders) under out_dir."""
+    from designrl.report import write_html_report
+    from designrl.tasks.layout.env import load_task
+    from designrl.tasks.layout.render import layout_to_svg
+    from designrl.tasks.layout.spec import Layout
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path = out_dir / "results.json"
+    json_path.write_text(json.dumps({"summary": summarize(results), "episodes": results}, indent=1))
+    cards = []
+    for r in results:
+        task = load_task(r["task_id"], r["seed"])
+        cards.append({
+            **r,
+            "before_svg": layout_to_svg(task, Layout.from_json(r["before"])),
+            "after_svg": layout_to_svg(task, Layout.from_json(r["after"])),
+            "actions": [s["action"] for s in r["actions"]],
+        })
+    report = write_html_report(cards, out_dir, title="designrl layout benchmark")
+    return {"json": json_path, "html": report}

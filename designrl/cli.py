@@ -1,0 +1,121 @@
+"""The ``designrl`` command line. Heavy imports happen inside subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _csv(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _ints(text: str) -> list[int]:
+    """``0,1,2`` or ``0-2`` or ``1000000-1000009``."""
+    out: list[int] = []
+    for part in _csv(text):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi) + 1) if hi else [int(lo)])
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="designrl", description="Rollouts, rewards and RL training for design tasks.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bench = sub.add_parser(
+        "bench", help="benchmark layout policies on tasks and seeds (embedded defaults)",
+        description="Run policies × tasks × seeds; print a table, write results.json and "
+                    "report.html.")
+    bench.add_argument("--policies", type=_csv, default=None,
+                       help="comma list of: random, rule, expert (default: all three)")
+    bench.add_argument("--profiles", type=_csv, default=None,
+                       help="comma list of: designgym, default (default: both)")
+    bench.add_argument("--tasks", type=_csv, default=None,
+                       help="comma list of task ids (default: every task of the profile)")
+    bench.add_argument("--seeds", type=_ints, default=None,
+                       help="seeds for DesignGym's tasks, e.g. 0-2 (default: 0-2)")
+    bench.add_argument("--gen-seeds", type=_ints, default=None,
+                       help="seeds for generated tasks (default: 1000000-1000002, test split)")
+    bench.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
+    bench.add_argument("--out", type=Path, default=Path("out/bench"), help="output folder")
+    bench.add_argument("--no-report", action="store_true", help="skip the HTML report")
+    bench.add_argument("--json", action="store_true",
+                       help="print the summary as JSON on stdout instead of a table")
+    return parser
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from designrl.bench import BenchPlan, run_case, summarize, write_outputs
+
+    plan = BenchPlan()
+    for name in ("policies", "profiles", "tasks"):
+        if getattr(args, name) is not None:
+            setattr(plan, name, getattr(args, name))
+    if args.seeds is not None:
+        plan.designgym_seeds = args.seeds
+    if args.gen_seeds is not None:
+        plan.generated_seeds = args.gen_seeds
+    try:
+        cases = plan.cases()
+        from designrl.policies import LAYOUT_POLICIES
+        unknown = [p for p in plan.policies if p not in LAYOUT_POLICIES]
+        if unknown:
+            raise ValueError(f"unknown policy {unknown[0]!r}; known: {', '.join(LAYOUT_POLICIES)}")
+    except ValueError as exc:
+        print(f"designrl bench: {exc}", file=sys.stderr)
+        return 2
+    console = Console(stderr=args.json)
+    results = []
+    with Progress(console=console, transient=False) as progress:
+        bar = progress.add_task("episodes", total=len(cases))
+        if args.workers > 1:
+            with ProcessPoolExecutor(args.workers) as pool:
+                for result in pool.map(run_case, cases):
+                    results.append(result)
+                    progress.advance(bar)
+        else:
+            for case in cases:
+                results.append(run_case(case))
+                progress.advance(bar)
+    summary = summarize(results)
+    paths = {}
+    if not args.no_report:
+        paths = write_outputs(results, args.out)
+    if args.json:
+        print(json.dumps({"summary": summary, **{k: str(v) for k, v in paths.items()}}, indent=1))
+        return 0
+    table = Table(title="layout benchmark (means per episode)")
+    for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "reward",
+                "steps", "invalid", "s/ep", "ended worse"):
+        table.add_column(col, justify="left" if col in ("profile", "task", "policy") else "right")
+    for row in summary:
+        table.add_row(
+            row["profile"], row["task_id"], row["policy"], str(row["episodes"]),
+            f"{row['start_score']:.3f}", f"{row['final_score']:.3f}",
+            f"{row['instruction_score']:.3f}", f"{row['total_reward']:.3f}",
+            f"{row['steps']:.1f}", f"{row['invalid_actions']:.1f}", f"{row['seconds']:.3f}",
+            str(row["worse_than_start"]),
+        )
+    console.print(table)
+    for kind, path in paths.items():
+        console.print(f"{kind}: {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handlers = {"bench": cmd_bench}
+    return handlers[args.command](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

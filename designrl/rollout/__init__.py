@@ -1,0 +1,1 @@
+"""Running episodes: one code path for the embedded bench and the workers."""

@@ -1,0 +1,56 @@
+"""Run one layout episode with a policy and record what happened."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Protocol
+
+from designrl.tasks.layout.env import LayoutEnv, LayoutObservation
+
+
+class LayoutPolicy(Protocol):
+    """Chooses the next action. White-box policies may look at ``env.episode``."""
+
+    name: str
+
+    def act(self, env: LayoutEnv, obs: LayoutObservation) -> dict[str, Any]: ...
+
+
+def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
+                step_limit: int = 64) -> dict[str, Any]:
+    """Reset, act until done, and return the episode record (JSON-ready)."""
+    started = time.perf_counter()
+    obs = env.reset(task_id=task_id, seed=seed)
+    first = obs
+    before = env.episode.layout.copy()
+    steps: list[dict[str, Any]] = []
+    while not obs.done and len(steps) < step_limit:
+        action = policy.act(env, obs)
+        obs = env.step(action)
+        steps.append({
+            "action": action, "reward": obs.reward, "score": obs.score,
+            "instruction_score": obs.instruction_score, "potential": obs.potential,
+            "error": obs.last_action_error,
+        })
+    state = env.state
+    return {
+        "policy": policy.name,
+        "task_id": task_id,
+        "family": env.task.family,
+        "profile": env.profile,
+        "seed": seed,
+        "start_score": first.score,
+        "final_score": obs.score,
+        "start_instruction_score": first.instruction_score,
+        "instruction_score": obs.instruction_score,
+        "start_potential": first.potential,
+        "final_potential": obs.potential,
+        "total_reward": sum(s["reward"] or 0.0 for s in steps),
+        "steps": len(steps),
+        "invalid_actions": state.invalid_actions,
+        "done": obs.done,
+        "seconds": time.perf_counter() - started,
+        "before": before.to_json(),
+        "after": env.episode.layout.to_json(),
+        "actions": steps,
+    }
