@@ -242,6 +242,31 @@ def parse_action(raw: Any) -> tuple[dict | None, str | None]:
     return model.model_dump(), None
 
 
+def initial_state(task: TaskSpec, seed: int) -> tuple[Layout, Brief]:
+    """DesignGym's reset: the reset template; for each movable element in spec order
+    ``uniform(-init_noise, init_noise)`` added to x then y (``random.Random(seed)``); the
+    seeded defects; repair; the brief ``random.Random(f"{task_id}:{seed}").choice(briefs)``."""
+    rng = random.Random(seed)
+    template = task.templates[task.reset_template]
+    elements = [Element(s.id, [float(v) for v in template[s.id]], z)
+                for z, s in enumerate(task.elements, start=1)]
+    noise = float(task.init_noise)
+    for spec, e in zip(task.elements, elements, strict=True):
+        if spec.movable:
+            e.bbox[0] += rng.uniform(-noise, noise)
+            e.bbox[1] += rng.uniform(-noise, noise)
+    by_id = {e.id: e for e in elements}
+    fields = {"x": 0, "y": 1, "w": 2, "h": 3}
+    for d in task.seeded_defects:
+        by_id[d.element_id].bbox[fields[d.field]] += d.delta
+    layout = Layout(elements)
+    ops.repair(task, layout)
+    briefs = task.briefs
+    brief = (random.Random(f"{task.task_id}:{seed}").choice(briefs) if briefs
+             else Brief(brief_id=""))
+    return layout, brief
+
+
 # --------------------------------------------------------------------------- episode
 
 
@@ -289,25 +314,7 @@ class DesignGymEpisode:
         task = self.task
         seed = 0 if seed is None else int(seed)
         self.seed = seed
-        rng = random.Random(seed)
-        template = task.templates[task.reset_template]
-        elements = [Element(s.id, [float(v) for v in template[s.id]], z)
-                    for z, s in enumerate(task.elements, start=1)]
-        noise = float(task.init_noise)
-        for spec, e in zip(task.elements, elements, strict=True):
-            if spec.movable:
-                e.bbox[0] += rng.uniform(-noise, noise)
-                e.bbox[1] += rng.uniform(-noise, noise)
-        by_id = {e.id: e for e in elements}
-        fields = {"x": 0, "y": 1, "w": 2, "h": 3}
-        for d in task.seeded_defects:
-            by_id[d.element_id].bbox[fields[d.field]] += d.delta
-        layout = Layout(elements)
-        ops.repair(task, layout)
-        briefs = task.briefs
-        self.brief = (random.Random(f"{task.task_id}:{seed}").choice(briefs) if briefs
-                      else Brief(brief_id=""))
-
+        layout, self.brief = initial_state(task, seed)
         self.layout = layout
         self.done = False
         self.step_count = 0
@@ -508,5 +515,5 @@ def _by_value(item: tuple[str, float]) -> float:
 
 __all__ = [
     "DesignGymEpisode", "DesignGymActionModel", "REGION_CENTERS", "METRIC_NAMES",
-    "compose_reward", "get_phase", "parse_action", "phase_score",
+    "compose_reward", "get_phase", "initial_state", "parse_action", "phase_score",
 ]
