@@ -120,7 +120,9 @@ class LayoutEnv:
             episode_id=episode_id or uuid.uuid4().hex, task_id=task_id, seed=seed,
             profile=self.profile, start_score=record["current_score"],
         )
-        return self._observe(record)
+        obs = self._observe(record)
+        obs.reward = None  # OpenEnv: no reward before the first step
+        return obs
 
     def step(self, action: Any) -> LayoutObservation:
         if self.episode is None:

@@ -1,0 +1,1 @@
+"""OpenEnv-compatible server for the layout env: ``create_app`` builds the FastAPI app."""
