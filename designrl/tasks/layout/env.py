@@ -19,8 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from designrl.tasks.layout.designgym import DesignGymEpisode
 from designrl.tasks.layout.default_profile import DefaultEpisode
+from designrl.tasks.layout.designgym import DesignGymEpisode
 from designrl.tasks.layout.generate import FAMILIES, generate_task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS, TaskSpec, designgym_task
 
