@@ -77,13 +77,24 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **{k: statistics.fmean(r[k] for r in rs) for k in (
                 "start_score", "final_score", "instruction_score", "total_reward", "steps",
                 "invalid_actions", "seconds")},
-            "worse_than_start": sum(r["final_score"] < r["start_score"] - 1e-12 for r in rs),
+            # default profile: Φ gain (what its return measures); designgym: score gain
+            "potential_gain": (statistics.fmean(_gain(r) for r in rs)
+                               if rs[0]["start_potential"] is not None else None),
+            "worse_than_start": sum(_gain(r) < -1e-12 for r in rs),
         })
     return rows
 
 
-def write_outputs(results: list[dict[str, Any]], out_dir: Path) -> dict[str, Path]:
-    """results.json and report.html (with before/after renders) under out_dir."""
+def _gain(r: dict[str, Any]) -> float:
+    """How much better the episode left the layout, by its profile's own measure."""
+    if r["start_potential"] is not None:
+        return r["final_potential"] - r["start_potential"]
+    return r["final_score"] - r["start_score"]
+
+
+def write_outputs(results: list[dict[str, Any]], out_dir: Path,
+                  report: bool = True) -> dict[str, Path]:
+    """results.json and (unless ``report`` is False) report.html with before/after renders."""
     from designrl.report import write_html_report
     from designrl.tasks.layout.env import load_task
     from designrl.tasks.layout.render import layout_to_svg
@@ -92,6 +103,8 @@ def write_outputs(results: list[dict[str, Any]], out_dir: Path) -> dict[str, Pat
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / "results.json"
     json_path.write_text(json.dumps({"summary": summarize(results), "episodes": results}, indent=1))
+    if not report:
+        return {"json": json_path}
     cards = []
     for r in results:
         task = load_task(r["task_id"], r["seed"])

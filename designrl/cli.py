@@ -41,7 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seeds for generated tasks (default: 1000000-1000002, test split)")
     bench.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     bench.add_argument("--out", type=Path, default=Path("out/bench"), help="output folder")
-    bench.add_argument("--no-report", action="store_true", help="skip the HTML report")
+    bench.add_argument("--no-report", action="store_true",
+                       help="write results.json only, not the HTML report")
     bench.add_argument("--json", action="store_true",
                        help="print the summary as JSON on stdout instead of a table")
     return parser
@@ -73,7 +74,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"designrl bench: {exc}", file=sys.stderr)
         return 2
-    console = Console(stderr=args.json)
+    # a pipe or CI log gets the full table rather than 80 squeezed columns
+    console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 150)
     results = []
     with Progress(console=console, transient=False) as progress:
         bar = progress.add_task("episodes", total=len(cases))
@@ -87,21 +89,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 results.append(run_case(case))
                 progress.advance(bar)
     summary = summarize(results)
-    paths = {}
-    if not args.no_report:
-        paths = write_outputs(results, args.out)
+    paths = write_outputs(results, args.out, report=not args.no_report)
     if args.json:
         print(json.dumps({"summary": summary, **{k: str(v) for k, v in paths.items()}}, indent=1))
         return 0
     table = Table(title="layout benchmark (means per episode)")
-    for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "reward",
-                "steps", "invalid", "s/ep", "ended worse"):
+    for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "Φ gain",
+                "reward", "steps", "invalid", "s/ep", "ended worse"):
         table.add_column(col, justify="left" if col in ("profile", "task", "policy") else "right")
     for row in summary:
         table.add_row(
             row["profile"], row["task_id"], row["policy"], str(row["episodes"]),
             f"{row['start_score']:.3f}", f"{row['final_score']:.3f}",
-            f"{row['instruction_score']:.3f}", f"{row['total_reward']:.3f}",
+            f"{row['instruction_score']:.3f}",
+            "" if row["potential_gain"] is None else f"{row['potential_gain']:+.3f}",
+            f"{row['total_reward']:.3f}",
             f"{row['steps']:.1f}", f"{row['invalid_actions']:.1f}", f"{row['seconds']:.3f}",
             str(row["worse_than_start"]),
         )

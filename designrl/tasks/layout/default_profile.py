@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from designrl.tasks.layout import operations as ops
 from designrl.tasks.layout.actions import parse_action
 from designrl.tasks.layout.designgym import initial_state
@@ -78,6 +80,28 @@ def brief_fit(task: TaskSpec, brief: Brief, layout: Layout) -> float:
         area = w * h
         if ix > 0 and iy > 0 and area > 0:
             total += min(1.0, ix * iy / area)
+    return total / len(required)
+
+
+def brief_fit_batch(task: TaskSpec, brief: Brief, boxes: np.ndarray) -> np.ndarray:
+    """``brief_fit`` of B layouts at once; ``boxes`` is (B, n, 4) in task element order."""
+    required = brief.required_regions
+    if not required:
+        return np.ones(len(boxes))
+    index = {s.id: i for i, s in enumerate(task.elements)}
+    total = np.zeros(len(boxes))
+    for element_id, region_id in required.items():
+        region = task.region_boxes.get(region_id)
+        if element_id not in index or region is None:
+            continue
+        x, y, w, h = np.moveaxis(boxes[:, index[element_id], :], -1, 0)
+        rx, ry, rw, rh = region
+        ix = np.minimum(x + w, rx + rw) - np.maximum(x, rx)
+        iy = np.minimum(y + h, ry + rh) - np.maximum(y, ry)
+        area = w * h
+        ok = (ix > 0) & (iy > 0) & (area > 0)
+        share = np.where(ok, ix * iy / np.where(area > 0, area, 1.0), 0.0)
+        total += np.minimum(1.0, share)
     return total / len(required)
 
 
@@ -256,4 +280,4 @@ class DefaultEpisode:
         return new
 
 
-__all__ = ["DefaultEpisode", "brief_fit", "potential", "INVALID_PENALTY", "FINAL_TERM_WEIGHT"]
+__all__ = ["DefaultEpisode", "brief_fit", "brief_fit_batch", "potential", "INVALID_PENALTY", "FINAL_TERM_WEIGHT"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from itertools import pairwise
 
 from designrl.tasks.layout.spec import Brief, ElementSpec, TaskSpec
 
@@ -165,11 +166,11 @@ def generate_task(family: str, seed: int) -> TaskSpec:
     chosen = [a for a in archetypes if a.optional == 0.0 or rng.random() >= a.optional]
     specs = [_element_spec(a, i + 1, aspect, rng) for i, a in enumerate(chosen)]
     regions = region_boxes()
-    intents = {a.id: rng.choice(_fitting(a, s, regions)) for a, s in zip(chosen, specs) if _fitting(a, s, regions)}
+    intents = {a.id: rng.choice(_fitting(a, s, regions)) for a, s in zip(chosen, specs, strict=True) if _fitting(a, s, regions)}
     brief = _brief(family, seed, specs, intents, regions, rng)
     draft = _draft_layout(specs, aspect, rng)
     texts = [s for s in specs if s.type == "text"]
-    reading = [(a.id, b.id) for a, b in zip(texts, texts[1:])]
+    reading = [(a.id, b.id) for a, b in pairwise(texts)]
     return TaskSpec(
         task_id=f"gen-{family}",
         family=family,
@@ -273,7 +274,7 @@ def _stack_template(specs: list[ElementSpec]) -> dict[str, list[float]]:
     heights = [s.min_size[1] for s in specs]
     gap = max(0.0, (usable - sum(heights)) / (len(specs) + 1))
     y, boxes = SAFE_MARGIN + gap, {}
-    for s, h in zip(specs, heights):
+    for s, h in zip(specs, heights, strict=True):
         w = s.min_size[0]
         boxes[s.id] = [SAFE_MARGIN + (usable - w) / 2, min(y, 1 - SAFE_MARGIN - h), w, h]
         y += h + gap
