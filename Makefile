@@ -6,9 +6,20 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 OUT ?= out/bench
 
-.PHONY: run test lint bench-speed clean setup
+.PHONY: run test lint bench-speed clean setup chromium
 
-setup: $(STAMP)
+# Root installs directly; anyone else goes through sudo.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+setup: chromium $(STAMP)
+
+# The renderer drives Debian's Chromium (Playwright cannot download its own here).
+# Quick no-op when it is already installed.
+chromium:
+	@test -x /usr/bin/chromium || { \
+	  command -v apt-get >/dev/null || { echo "install Chromium, or set DESIGNRL_CHROMIUM"; exit 0; }; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON)"; exit 1; }
@@ -21,7 +32,7 @@ run: setup
 	$(VENV)/bin/designrl bench --out $(OUT)
 
 test: setup
-	$(PY) -m pytest -q
+	DESIGNRL_REQUIRE_NATIVE=1 $(PY) -m pytest -q
 
 lint: setup
 	$(VENV)/bin/ruff check designrl services tests bench

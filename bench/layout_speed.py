@@ -19,6 +19,12 @@
 
 Each rate is the best of several timed blocks (the machine may be shared), the
 mean over all blocks is in the JSON output.
+
+The metrics run in the C extension ``designrl.tasks.layout._cmetrics`` when it is
+built (bit-identical to the Python path); the report says which path (a) used
+(``metrics_path`` in the JSON) and, when it was the extension, also times
+``DesignGymEpisode.step`` on the pure-Python path in the same run for comparison.
+(b)'s one-at-a-time baseline is ``compute_metrics``, which is always Python.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
+from designrl.tasks.layout import metrics  # noqa: E402
 from designrl.tasks.layout.designgym import DesignGymEpisode  # noqa: E402
 from designrl.tasks.layout.metrics import compute_metrics, utility  # noqa: E402
 from designrl.tasks.layout.scorer import BatchScorer  # noqa: E402
@@ -234,6 +241,15 @@ def _default_episode_class():
     return DefaultEpisode, None
 
 
+def metrics_path() -> str:
+    """Which path ``metrics.evaluate`` (the episodes' scoring) takes now."""
+    if metrics.native_active():
+        return "native"
+    if metrics.native_available():
+        return "pure Python (C extension switched off)"
+    return "pure Python (C extension not built)"
+
+
 def run(seconds: float) -> dict:
     tasks = [designgym_task(t) for t in DESIGNGYM_TASK_IDS]
     env_seconds = seconds * 0.4
@@ -242,11 +258,22 @@ def run(seconds: float) -> dict:
         "machine": platform.machine(),
         "tasks": list(DESIGNGYM_TASK_IDS),
         "targets": {"steps_per_s": STEPS_TARGET, "batched_ratio": RATIO_TARGET},
+        "metrics_path": metrics_path(),
         "env": {},
     }
     for method in ("step", "advance"):
         results["env"][f"designgym.{method}"] = bench_episodes(
             DesignGymEpisode, method, tasks, env_seconds / 2)
+    if metrics.native_active():  # the same steps on the pure-Python path, for comparison
+        metrics.use_native(False)
+        try:
+            pure = bench_episodes(DesignGymEpisode, "step", tasks, env_seconds / 4)
+        finally:
+            metrics.use_native(True)
+        results["pure_python"] = {
+            "designgym.step": pure,
+            "native_speedup": results["env"]["designgym.step"]["best"] / pure["best"],
+        }
     default_cls, why = _default_episode_class()
     if default_cls is None:
         results["default_profile_skipped"] = why
@@ -282,6 +309,12 @@ def print_report(results: dict) -> None:
         table.add_row(name, f"{r['best']:,.0f}", f"{r['mean']:,.0f}", f"{r['items']:,}",
                       f"{r['rejected_share']:.0%}")
     console.print(table)
+    console.print(f"metrics path: {results['metrics_path']}")
+    if "pure_python" in results:
+        pure = results["pure_python"]
+        console.print(f"designgym.step on the pure-Python path: "
+                      f"{pure['designgym.step']['best']:,.0f} steps/s "
+                      f"(native is {pure['native_speedup']:.1f}x faster)")
     if "default_profile_skipped" in results:
         console.print(f"default profile skipped: {results['default_profile_skipped']}")
 
@@ -298,7 +331,8 @@ def print_report(results: dict) -> None:
     def verdict(ok: bool) -> str:
         return "[green]met[/green]" if ok else "[red]NOT met[/red]"
 
-    console.print(f"env steps/s (designgym step, one core, reset excluded): "
+    console.print(f"env steps/s (designgym step, one core, reset excluded, "
+                  f"{results['metrics_path']}): "
                   f"{results['steps_per_s']:,.0f} vs target {STEPS_TARGET:,}: "
                   f"{verdict(results['steps_target_met'])}")
     console.print(f"batched scorer vs one at a time (worst over B={list(BATCH_SIZES)}): "

@@ -37,10 +37,9 @@ from designrl.tasks.layout.actions import parse_action
 from designrl.tasks.layout.designgym import initial_state
 from designrl.tasks.layout.metrics import (
     LayoutView,
+    evaluate,
     hard_violation_of_view,
-    metrics_of_view,
     task_info,
-    utility,
 )
 from designrl.tasks.layout.spec import Brief, Layout, TaskSpec
 
@@ -150,8 +149,7 @@ class DefaultEpisode:
 
     def _score(self, layout: Layout) -> None:
         task = self.task
-        self.metrics = metrics_of_view(LayoutView(task_info(task), layout))
-        self.utility = utility(task, self.metrics)
+        self.metrics, self.utility, _, _ = evaluate(task, layout)
         self.brief_fit = brief_fit(task, self.brief, layout)
         self.potential = potential(self.utility, self.brief_fit)
 

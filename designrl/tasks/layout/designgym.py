@@ -59,18 +59,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from designrl.tasks.layout import operations as ops
-from designrl.tasks.layout.metrics import (
-    METRIC_NAMES,
-    LayoutView,
-    compute_metrics,
-    hard_violation,
-    hard_violation_of_view,
-    instruction_of_view,
-    instruction_targets,
-    metrics_of_view,
-    task_info,
-    utility,
-)
+from designrl.tasks.layout.metrics import METRIC_NAMES, evaluate, instruction_targets
 from designrl.tasks.layout.spec import Brief, Element, Layout, TaskSpec, designgym_data
 
 _DATA = designgym_data()
@@ -324,15 +313,13 @@ class DesignGymEpisode:
         self.last_reward = 0.0
         self.last_action_error = None
         self.action_history = []
-        self.metrics = compute_metrics(task, layout)
-        util = utility(task, self.metrics)
+        self._targets = instruction_targets(self.brief, self.centres)
+        self.metrics, util, violation, self.instruction_score = evaluate(
+            task, layout, self._targets)
         self.current_utility = util
-        self.current_score = util if hard_violation(task, layout) is None else 0.0
+        self.current_score = util if violation is None else 0.0
         self.best_score_so_far = util
         self.phase = get_phase(0, task.max_steps)
-        self._targets = instruction_targets(self.brief, self.centres)
-        self.instruction_score = instruction_of_view(LayoutView(task_info(task), layout),
-                                                     self._targets)
         self.phase_score = 1.0
         self.reward_components = {}
         self.message = f"Ready: {task.task_id}"
@@ -375,16 +362,15 @@ class DesignGymEpisode:
         self.action_history.append(action_type)
         if error is not None:
             return self._reject(error, "Action rejected.")
-        v = LayoutView(task_info(task), proposed)
-        error = hard_violation_of_view(v)
+        # one call: hard constraints, then (if they hold) metrics, utility, instruction
+        curr_metrics, curr_utility, error, new_instruction = evaluate(
+            task, proposed, self._targets, score_invalid=False)
         if error is not None:
             return self._reject(error, "Constraint violation; reverted.")
 
         prev_score = self.current_score
         prev_best = self.best_score_so_far
         prev_metrics = self.metrics
-        curr_metrics = metrics_of_view(v)
-        curr_utility = utility(task, curr_metrics)
         curr_score = curr_utility  # hard constraints hold here
 
         step_gain = max(0.0, curr_score - prev_score)
@@ -400,7 +386,6 @@ class DesignGymEpisode:
             oscillation = OSCILLATION_PENALTY.get(action_type, 0.0)
         no_op = (NO_OP_PENALTY if step_gain <= PROGRESS_EPS and best_gain <= PROGRESS_EPS
                  and frontier_gain <= PROGRESS_EPS else 0.0)
-        new_instruction = instruction_of_view(v, self._targets)
         instruction_progress = max(0.0, new_instruction - self.instruction_score)
         phase = get_phase(self.step_count, task.max_steps)
         phase_value = phase_score(action_type, phase)
@@ -469,8 +454,7 @@ class DesignGymEpisode:
         self.action_history.append("finalize")
         self.reward_components = components
         self.phase = get_phase(self.step_count, task.max_steps, done=True)
-        self.instruction_score = instruction_of_view(LayoutView(task_info(task), self.layout),
-                                                     self._targets)
+        self.instruction_score = evaluate(task, self.layout, self._targets)[3]
         self.phase_score = phase_value
         self.message = "Layout finalized."
         return reward

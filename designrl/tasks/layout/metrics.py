@@ -22,15 +22,33 @@ once into per-element lists, which ``compute_metrics`` shares between metrics.
 metrics walk (group members, intent targets, text and ratio-locked elements,
 reading pairs) for layouts in the task's own element order; a layout in another
 order gets them rebuilt per call, with the same results.
+
+Hot path: ``evaluate(task, layout, targets)`` gives the metrics, utility, hard
+violation and instruction score of a layout in one call (what the episodes use
+every step). When the C extension ``_cmetrics`` is built (``pip install -e .``
+compiles it; see ``setup.py``) it computes them, bit for bit the same as the
+Python functions here (``tests/tasks/layout/test_native_metrics.py``), several
+times faster; otherwise, with ``DESIGNRL_PURE_PYTHON=1`` or after
+``use_native(False)``, this module's Python does. The other public functions
+are always the Python reference.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from designrl.tasks.layout.spec import Layout, TaskSpec
+
+try:
+    from designrl.tasks.layout import _cmetrics
+except ImportError as exc:  # not built (no compiler at install time): the Python path is used
+    _cmetrics = None
+    NATIVE_IMPORT_ERROR: str | None = f"{type(exc).__name__}: {exc}"
+else:
+    NATIVE_IMPORT_ERROR = None
 
 EPS = 1e-9
 
@@ -217,6 +235,22 @@ class TaskInfo:
         self.guides = (self.margin, 0.5, 1.0 - self.margin)
         self.canvas_aspect = float(task.canvas_aspect)
         self.weights = [(k, float(v)) for k, v in task.weights.items()]
+        self.native = _native_pack(self) if _cmetrics is not None else None
+
+
+def _native_pack(info: TaskInfo):
+    """The task's constants packed for ``_cmetrics.evaluate``, or None if it cannot take
+    the task (then ``evaluate`` uses Python for it)."""
+    if any(key not in METRIC_NAMES for key, _ in info.weights):
+        return None  # utility() raises KeyError; leave that to the Python path
+    group_numbers: dict[str, int] = {}
+    groups = [group_numbers.setdefault(g, len(group_numbers)) for g in info.groups]
+    return _cmetrics.pack(
+        info.ids, info.index, METRIC_NAMES, info.importance, info.is_text, info.content_len,
+        groups, info.aspect, info.intent, [limits[:4] for limits in info.hard_limits],
+        info.reading_items, bool(info.reading_pairs), info.occ_target, info.occ_tol,
+        info.text_target, info.margin, info.canvas_aspect,
+        [(METRIC_NAMES.index(key), weight) for key, weight in info.weights])
 
 
 _INFO_CACHE: dict[int, TaskInfo] = {}
@@ -753,3 +787,50 @@ def hard_violation(task: TaskSpec, layout: Layout) -> str | None:
     ``aspect_ratio_violation:hero_image``: size within [min, max] and box within the safe
     area (1e-9 slack), then |ln(pixel ratio / locked ratio)| <= 0.18; None if all hold."""
     return hard_violation_of_view(view(task, layout))
+
+
+# --------------------------------------------------------------------------- hot path
+
+
+_native = _cmetrics is not None and os.environ.get("DESIGNRL_PURE_PYTHON", "") in ("", "0")
+
+
+def native_available() -> bool:
+    """Whether the C extension ``_cmetrics`` is built and importable."""
+    return _cmetrics is not None
+
+
+def native_active() -> bool:
+    """Whether ``evaluate`` uses the C extension (built, and not switched off)."""
+    return _native
+
+
+def use_native(enabled: bool = True) -> bool:
+    """Switch ``evaluate`` to the C extension (if built) or to pure Python; returns
+    whether the extension is now used. ``DESIGNRL_PURE_PYTHON`` set to anything but
+    "" or "0" switches it off at import."""
+    global _native
+    _native = bool(enabled) and _cmetrics is not None
+    return _native
+
+
+def evaluate(task: TaskSpec, layout: Layout, targets: Sequence[tuple] = (),
+             score_invalid: bool = True) -> tuple:
+    """``(metrics, utility, hard violation or None, instruction score)`` of a layout:
+    ``compute_metrics``, ``utility``, ``hard_violation`` and ``instruction_of_view`` with
+    ``targets`` from ``instruction_targets`` (0.0 for none) in one call, by the C
+    extension when active, else in Python; identical results either way. With
+    ``score_invalid=False`` a layout that breaks a hard constraint is not scored:
+    ``(None, None, violation, None)``."""
+    info = task_info(task)
+    if _native and info.native is not None:
+        out = _cmetrics.evaluate(info.native, layout.elements, targets, score_invalid)
+        if out is not None:
+            return out
+        # a layout the extension leaves to Python (see _cmetrics.c): same results
+    v = LayoutView(info, layout)
+    violation = hard_violation_of_view(v)
+    if violation is not None and not score_invalid:
+        return None, None, violation, None
+    metrics = metrics_of_view(v)
+    return metrics, utility(task, metrics), violation, instruction_of_view(v, targets)

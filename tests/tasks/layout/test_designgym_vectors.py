@@ -2,7 +2,8 @@
 
 Every line of ``shared/data/designgym/vectors.jsonl`` (90 resets, 734 steps) is
 replayed per (task, seed) from reset; numbers must match to 1e-6 (they match
-exactly today), strings, bools, ints and element boxes exactly.
+exactly today), strings, bools, ints and element boxes exactly. The replay runs
+on both scoring paths (``metrics_path``: the C extension and pure Python).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def _compare(got, want, where: str, problems: list[str], errors: list[float]) ->
         problems.append(f"{where}: {got!r} != {want!r}")
 
 
-def test_designgym_vectors_reproduced():
+def test_designgym_vectors_reproduced(metrics_path):
     lines = _load()
     episodes: dict[tuple[str, int], DesignGymEpisode] = {}
     problems: list[str] = []
