@@ -22,6 +22,7 @@ import sys
 
 import pytest
 
+from designrl.policies.layout_random import random_action
 from designrl.tasks.layout import metrics
 from designrl.tasks.layout.default_profile import DefaultEpisode
 from designrl.tasks.layout.designgym import REGION_CENTERS, DesignGymEpisode
@@ -38,7 +39,6 @@ from designrl.tasks.layout.metrics import (
 )
 from designrl.tasks.layout.spec import (
     DESIGNGYM_TASK_IDS,
-    REGION_IDS,
     Element,
     Layout,
     TaskSpec,
@@ -78,42 +78,6 @@ def _tasks() -> list[TaskSpec]:
     return tasks
 
 
-def _random_action(task: TaskSpec, rng: random.Random) -> dict:
-    """A random action, valid for both profiles' parsers (some are rejected on geometry)."""
-    ids = [s.id for s in task.elements]
-    kind = rng.choice(["move", "move", "resize", "resize", "align", "distribute", "snap",
-                       "promote", "reflow_group", "anchor_to_region", "apply_template", "swap_z"])
-    if kind == "move":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "dx": rng.uniform(-0.1, 0.1), "dy": rng.uniform(-0.1, 0.1)}
-    if kind == "resize":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "anchor": rng.choice(["center", "north", "south", "east", "west", "nw", "se"]),
-                "dw": rng.uniform(-0.08, 0.08), "dh": rng.uniform(-0.08, 0.08)}
-    if kind == "align":
-        axis = rng.choice("xy")
-        mode = rng.choice(["left", "center", "right"] if axis == "x" else ["top", "middle", "bottom"])
-        return {"action_type": kind, "element_ids": rng.sample(ids, min(len(ids), 2)),
-                "axis": axis, "mode": mode}
-    if kind == "distribute" and len(ids) >= 3:
-        return {"action_type": kind, "element_ids": rng.sample(ids, 3), "axis": rng.choice("xy")}
-    if kind == "snap":
-        return {"action_type": kind, "element_id": rng.choice(ids), "grid": rng.choice([8, 12, 24])}
-    if kind == "promote":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "strength": rng.choice([0.0, 0.03, 0.06])}
-    if kind == "reflow_group":
-        return {"action_type": kind, "group_id": rng.choice([s.group for s in task.elements]),
-                "pattern": rng.choice(["stack", "row", "grid2", "sidebar"])}
-    if kind == "anchor_to_region":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "region_id": rng.choice(REGION_IDS),
-                "mode": rng.choice(["start", "center", "end", "fill"])}
-    if kind == "apply_template":
-        return {"action_type": kind, "template_id": rng.choice(list(task.templates))}
-    return {"action_type": "swap_z", "element_ids": rng.sample(ids, min(len(ids), 2))}
-
-
 def _episode_layouts(task: TaskSpec, seeds: range, rng: random.Random) -> list[Layout]:
     """Reset and random-action states of both profiles' episodes."""
     layouts = []
@@ -123,7 +87,7 @@ def _episode_layouts(task: TaskSpec, seeds: range, rng: random.Random) -> list[L
             episode.reset(seed)
             layouts.append(episode.layout)
             while not episode.done:
-                episode.advance(_random_action(task, rng))
+                episode.advance(random_action(task, rng, decimals=None))
                 if episode.last_action_error is None:
                     layouts.append(episode.layout)
     return layouts
@@ -314,7 +278,7 @@ def test_episodes_identical_on_both_paths(make):
     rng = random.Random(f"episodes:{make.__name__}")
     for task in _tasks()[::3]:
         for seed in range(2):
-            actions = [_random_action(task, rng) for _ in range(task.max_steps)]
+            actions = [random_action(task, rng, decimals=None) for _ in range(task.max_steps)]
             records = {}
             for native in (True, False):
                 metrics.use_native(native)

@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from designrl.policies.layout_random import random_action
 from designrl.tasks.layout.designgym import REGION_CENTERS, DesignGymEpisode
 from designrl.tasks.layout.generate import FAMILIES, generate_task
 from designrl.tasks.layout.metrics import (
@@ -23,7 +24,6 @@ from designrl.tasks.layout.metrics import (
 from designrl.tasks.layout.scorer import BatchScorer
 from designrl.tasks.layout.spec import (
     DESIGNGYM_TASK_IDS,
-    REGION_IDS,
     Element,
     Layout,
     TaskSpec,
@@ -31,43 +31,6 @@ from designrl.tasks.layout.spec import (
 )
 
 TOL = 1e-9
-ANCHORS = ("center", "north", "south", "east", "west", "nw", "ne", "sw", "se")
-ALIGN_MODES = {"x": ("left", "center", "right"), "y": ("top", "middle", "bottom")}
-
-
-def _random_action(task: TaskSpec, rng: random.Random) -> dict:
-    ids = [s.id for s in task.elements]
-    kind = rng.choice(("move", "move", "resize", "resize", "align", "distribute", "snap",
-                       "promote", "reflow_group", "anchor_to_region", "apply_template",
-                       "swap_z"))
-    if kind == "move":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "dx": rng.uniform(-0.1, 0.1), "dy": rng.uniform(-0.1, 0.1)}
-    if kind == "resize":
-        return {"action_type": kind, "element_id": rng.choice(ids), "anchor": rng.choice(ANCHORS),
-                "dw": rng.uniform(-0.08, 0.08), "dh": rng.uniform(-0.08, 0.08)}
-    if kind == "align":
-        axis = rng.choice("xy")
-        return {"action_type": kind, "element_ids": rng.sample(ids, min(len(ids), 3)),
-                "axis": axis, "mode": rng.choice(ALIGN_MODES[axis])}
-    if kind == "distribute":
-        return {"action_type": kind, "element_ids": rng.sample(ids, min(len(ids), 3)),
-                "axis": rng.choice("xy")}
-    if kind == "snap":
-        return {"action_type": kind, "element_id": rng.choice(ids), "grid": rng.choice((8, 12, 24))}
-    if kind == "promote":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "strength": rng.choice((0.0, 0.03, 0.08))}
-    if kind == "reflow_group":
-        return {"action_type": kind, "group_id": rng.choice([s.group for s in task.elements]),
-                "pattern": rng.choice(("stack", "row", "grid2", "sidebar"))}
-    if kind == "anchor_to_region":
-        return {"action_type": kind, "element_id": rng.choice(ids),
-                "region_id": rng.choice(REGION_IDS),
-                "mode": rng.choice(("start", "center", "end", "fill"))}
-    if kind == "apply_template":
-        return {"action_type": kind, "template_id": rng.choice(list(task.templates))}
-    return {"action_type": "swap_z", "element_ids": rng.sample(ids, 2)}
 
 
 def _episode_layouts(task: TaskSpec, rng: random.Random, episodes: int) -> list[Layout]:
@@ -77,7 +40,7 @@ def _episode_layouts(task: TaskSpec, rng: random.Random, episodes: int) -> list[
         episode.reset(seed)
         out.append(episode.layout)
         while not episode.done:
-            episode.advance(_random_action(task, rng))
+            episode.advance(random_action(task, rng, decimals=None))
             out.append(episode.layout)
     return out
 
