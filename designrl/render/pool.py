@@ -1,0 +1,369 @@
+"""A pool of Chromium pages for rendering untrusted HTML: a few browsers, many reused pages.
+
+    async with BrowserPool(browsers=2, pages_per_browser=4) as pool:
+        result = await pool.render(html)            # RenderResult, never raises for a bad page
+        async with pool.page(html) as page:          # live sandboxed page, for clicks and fills
+            await page.click("button")
+
+Concurrency is bounded by the number of pages. Each page lives in its own
+browser context, is reset between jobs and recycled after ``recycle_after``
+jobs or any failure. A job that overruns ``timeout_s`` (an endless script) or
+floods dialogs has its context closed, which ends the renderer running it; a
+browser that stops answering is killed and relaunched. Every such event comes back as a scored failure in the
+``RenderResult`` (``error``/``timed_out``), so one hostile page costs at most
+its time cap and the pool keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from designrl.render.assets import AssetStore
+from designrl.render.capture import CaptureLimits, capture_page, result_from_events
+from designrl.render.chromium import find_chromium, kill_browser, launch_args, new_marker
+from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
+from designrl.render.events import error_text
+from designrl.render.isolated import IsolatedWorld
+from designrl.render.sandbox import PAGE_URL, Job, Router
+from designrl.render.session import PageSession
+from designrl.render.slot import Slot
+from designrl.render.types import RenderResult
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from playwright.async_api import Browser, Playwright
+
+log = logging.getLogger(__name__)
+
+LAUNCH_TIMEOUT_S = 30.0
+PREPARE_TIMEOUT_S = 10.0  # opening a context (or launching a browser) that takes longer is hung
+
+
+class JobAborted(Exception):
+    """The page did something that ends its job at once (dialog flood, crash)."""
+
+
+@dataclass
+class PoolStats:
+    renders: int = 0
+    failures: int = 0
+    context_recycles: int = 0
+    browser_launches: int = 0
+    browser_kills: int = 0
+
+
+@dataclass
+class _BrowserHandle:
+    index: int
+    browser: Browser | None = None
+    marker: str = ""
+    generation: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def alive(self) -> bool:
+        return self.browser is not None and self.browser.is_connected()
+
+
+class BrowserPool:
+    """``browsers`` Chromium processes x ``pages_per_browser`` reusable sandboxed pages.
+
+    Limits: ``timeout_s`` per job (load + DOM facts + screenshot), ``max_height``
+    px of full-page screenshot, ``max_dom_nodes`` elements, ``max_input_bytes`` of
+    HTML, ``max_dialogs`` dialogs before the page's script is stopped.
+    ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
+    """
+
+    def __init__(
+        self,
+        browsers: int = 1,
+        pages_per_browser: int = 4,
+        viewport: tuple[int, int] = (1280, 800),
+        max_height: int = 8000,
+        timeout_s: float = 10.0,
+        recycle_after: int = 200,
+        *,
+        max_dom_nodes: int = 50_000,
+        max_elements: int = MAX_ELEMENTS,
+        max_input_bytes: int = 2_000_000,
+        max_dialogs: int = 20,
+        executable_path: str | None = None,
+        assets: Mapping[str, bytes] | None = None,
+    ) -> None:
+        if browsers < 1 or pages_per_browser < 1:
+            raise ValueError("browsers and pages_per_browser must be at least 1")
+        if timeout_s <= 0 or max_height < 1 or recycle_after < 1:
+            raise ValueError("timeout_s, max_height and recycle_after must be positive")
+        self.browsers = browsers
+        self.pages_per_browser = pages_per_browser
+        self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.timeout_s = float(timeout_s)
+        self.recycle_after = recycle_after
+        self.max_input_bytes = max_input_bytes
+        self.max_dialogs = max_dialogs
+        self.limits = CaptureLimits(
+            max_height=max_height, max_dom_nodes=max_dom_nodes, max_elements=max_elements
+        )
+        self.executable_path = executable_path
+        self.assets = AssetStore(assets)
+        self.stats = PoolStats()
+        self._pw: Playwright | None = None
+        self._handles: list[_BrowserHandle] = []
+        self._slots: list[Slot] = []
+        self._owner: dict[int, _BrowserHandle] = {}
+        self._idle: asyncio.Queue[Slot] | None = None
+
+    @property
+    def size(self) -> int:
+        """How many jobs can run at once."""
+        return self.browsers * self.pages_per_browser
+
+    # Lifecycle
+
+    async def __aenter__(self) -> BrowserPool:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self.executable_path = find_chromium(self.executable_path)
+        self._pw = await async_playwright().start()
+        try:
+            self._handles = [_BrowserHandle(i) for i in range(self.browsers)]
+            await asyncio.gather(*(self._launch(h) for h in self._handles))
+            self._idle = asyncio.Queue()
+            for handle in self._handles:
+                for _ in range(self.pages_per_browser):
+                    slot = Slot(
+                        len(self._slots),
+                        Router(self.assets),
+                        max_dialogs=self.max_dialogs,
+                        timeout_s=self.timeout_s,
+                    )
+                    self._slots.append(slot)
+                    self._owner[slot.index] = handle
+            await asyncio.gather(*(self._prepare(s) for s in self._slots))
+            for slot in self._slots:
+                self._idle.put_nowait(slot)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        for handle in self._handles:
+            browser, handle.browser = handle.browser, None
+            if browser is None:
+                continue
+            try:
+                await asyncio.wait_for(browser.close(), 5.0)
+            except Exception:
+                kill_browser(handle.marker)
+        self._handles, self._slots, self._owner, self._idle = [], [], {}, None
+        if self._pw is not None:
+            pw, self._pw = self._pw, None
+            try:
+                await pw.stop()
+            except Exception as exc:
+                log.debug("playwright stop failed: %s", exc)
+
+    # Rendering
+
+    async def render(
+        self, html: str | bytes, viewport: tuple[int, int] | None = None, full_page: bool = True
+    ) -> RenderResult:
+        """Render one page; failures (timeout, crash, caps) come back as a result, not raised."""
+        text, error = self._check_input(html)
+        if error is not None:
+            return RenderResult.failure(error)
+        slot = await self._acquire()
+        started = time.monotonic()
+        try:
+            result = await self._render_on(slot, text, viewport, full_page)
+        finally:
+            elapsed = time.monotonic() - started
+            await self._release(slot)
+        result.seconds = elapsed
+        self.stats.renders += 1
+        self.stats.failures += 0 if result.ok else 1
+        return result
+
+    def page(self, html: str | bytes, viewport: tuple[int, int] | None = None) -> PageSession:
+        """``async with pool.page(html) as page:`` a loaded, sandboxed Playwright page.
+
+        The session object also carries ``events`` (dialogs, blocked requests, errors
+        seen so far) and ``snapshot()``; loading failures raise ``RenderError``.
+        """
+        return PageSession(self, html, viewport)
+
+    async def _render_on(
+        self, slot: Slot, html: str, viewport: tuple[int, int] | None, full_page: bool
+    ) -> RenderResult:
+        try:
+            await self._prepare_or_relaunch(slot)
+        except Exception as exc:
+            return RenderResult.failure(f"browser_unavailable: {error_text(exc)}")
+        job = slot.begin(html)
+        try:
+            result = await self._run_job(job, self._load_and_capture(slot, job, viewport, full_page))
+        except Exception as exc:
+            result = result_from_events(job.events, **self._failure(slot, job, exc))
+        if not result.ok:
+            slot.poisoned = True
+        slot.renders += 1
+        return result
+
+    async def _run_job(self, job: Job, work):
+        """Run ``work`` under the job deadline; end it early when the page aborts the job."""
+        task = asyncio.ensure_future(work)
+        stop = asyncio.ensure_future(job.aborted.wait())
+        try:
+            done, _ = await asyncio.wait(
+                {task, stop}, timeout=self.timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        finally:
+            stop.cancel()
+            if not task.done():
+                task.cancel()
+        if task in done:
+            return task.result()
+        try:
+            await task
+        except BaseException:  # cancelled, or failed on the way out: the job is over either way
+            pass
+        if job.abort_reason is not None:
+            raise JobAborted(job.abort_reason)
+        raise TimeoutError(f"page did not render within {self.timeout_s:g}s")
+
+    async def _load_and_capture(
+        self, slot: Slot, job: Job, viewport: tuple[int, int] | None, full_page: bool
+    ) -> RenderResult:
+        await self._load(slot, viewport)
+        assert slot.page is not None and slot.cdp is not None
+        return await capture_page(
+            slot.page, slot.cdp, job.events, self.limits, full_page=full_page
+        )
+
+    async def _load(self, slot: Slot, viewport: tuple[int, int] | None) -> IsolatedWorld:
+        """Navigate to the page and wait until it has loaded; returns a measuring world.
+
+        "Loaded" is ``document.readyState == 'complete'`` rather than the load event,
+        which never fires when the page starts a (blocked) navigation while loading.
+        """
+        assert slot.page is not None and slot.cdp is not None
+        want = (int(viewport[0]), int(viewport[1])) if viewport else self.viewport
+        if want != slot.viewport:
+            await slot.page.set_viewport_size({"width": want[0], "height": want[1]})
+            slot.viewport = want
+        await slot.page.goto(PAGE_URL, wait_until="commit")
+        world = await IsolatedWorld.create(slot.cdp)
+        await world.call(LOADED_JS)
+        return world
+
+    def _failure(self, slot: Slot, job: Job, exc: BaseException) -> dict:
+        slot.poisoned = True
+        if isinstance(exc, JobAborted):
+            return {"error": str(exc)}
+        if isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError":
+            return {"timed_out": True, "error": "timeout"}
+        if job.events.crashed:
+            return {"error": "page_crashed"}
+        if not self._owner[slot.index].alive:
+            return {"error": "browser_crashed"}
+        return {"error": f"render_failed: {error_text(exc)}"}
+
+    def _check_input(self, html: str | bytes) -> tuple[str, str | None]:
+        if isinstance(html, bytes):
+            if len(html) > self.max_input_bytes:
+                return "", "input_too_large"
+            html = html.decode("utf-8", errors="replace")
+        if not isinstance(html, str):
+            return "", "input_not_text"
+        # Characters are at most 4 bytes: only encode when the length alone is not decisive.
+        if len(html) > self.max_input_bytes or (
+            4 * len(html) > self.max_input_bytes
+            and len(html.encode("utf-8", errors="surrogatepass")) > self.max_input_bytes
+        ):
+            return "", "input_too_large"
+        return html, None
+
+    # Slots and browsers
+
+    async def _acquire(self) -> Slot:
+        if self._idle is None:
+            raise RuntimeError("BrowserPool is not started: use `async with BrowserPool() as pool`")
+        return await self._idle.get()
+
+    async def _release(self, slot: Slot) -> None:
+        """Reset a healthy slot; close a failed one at once (frees a spinning renderer)."""
+        try:
+            if not await slot.reset():
+                await self._discard_context(slot)
+        finally:
+            if self._idle is not None:
+                self._idle.put_nowait(slot)
+
+    async def _discard_context(self, slot: Slot) -> None:
+        if slot.context is None:
+            return
+        self.stats.context_recycles += 1
+        handle = self._owner[slot.index]
+        live = handle.alive and slot.generation == handle.generation
+        if not await slot.close() and live:
+            await self._kill(handle)  # it did not answer: hung
+
+    async def _prepare(self, slot: Slot) -> None:
+        """Give the slot a live context in a live browser, recycling it when due."""
+        handle = self._owner[slot.index]
+        stale = slot.generation != handle.generation or not handle.alive
+        if slot.context is not None and (
+            stale or slot.poisoned or slot.renders >= self.recycle_after
+        ):
+            await self._discard_context(slot)
+        if slot.context is None:
+            async with handle.lock:
+                if not handle.alive:
+                    await self._launch(handle)
+            assert handle.browser is not None
+            await slot.open(handle.browser, handle.generation, self.viewport)
+
+    async def _prepare_or_relaunch(self, slot: Slot) -> None:
+        try:
+            await asyncio.wait_for(self._prepare(slot), PREPARE_TIMEOUT_S)
+        except Exception as exc:
+            log.warning("slot %d could not open a page (%r); relaunching its browser", slot.index, exc)
+            await self._kill(self._owner[slot.index])
+            slot.context = slot.page = slot.cdp = None
+            await asyncio.wait_for(self._prepare(slot), LAUNCH_TIMEOUT_S)
+
+    async def _launch(self, handle: _BrowserHandle) -> None:
+        assert self._pw is not None
+        if handle.marker:
+            kill_browser(handle.marker)  # leftovers of a crashed or hung predecessor
+        handle.marker = new_marker()
+        handle.browser = await self._pw.chromium.launch(
+            executable_path=self.executable_path,
+            args=launch_args(handle.marker),
+            headless=True,
+            timeout=LAUNCH_TIMEOUT_S * 1000,
+            handle_sigint=False,
+            handle_sigterm=False,
+            handle_sighup=False,
+        )
+        handle.generation += 1
+        self.stats.browser_launches += 1
+
+    async def _kill(self, handle: _BrowserHandle) -> None:
+        """A browser that does not answer: kill its processes; the next job relaunches it."""
+        log.warning("killing unresponsive browser %d", handle.index)
+        kill_browser(handle.marker)
+        handle.browser = None
+        self.stats.browser_kills += 1

@@ -1,0 +1,148 @@
+"""The request router: the page's document and our assets are answered, everything else aborted.
+
+The page is loaded from a fixed origin (``http://designrl.page/``) whose document
+we fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
+resolve to that origin and reach the asset store. No request is ever continued
+to the network; only ``data:`` and ``blob:`` (local by definition) pass through.
+Chromium itself refuses ``file:`` subresources from an http page and says so on
+the console; those messages are recorded as blocked requests too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+from urllib.parse import unquote, urlsplit
+
+from designrl.render.assets import AssetStore, content_type
+from designrl.render.events import PageEvents
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page, Route, WebSocketRoute
+
+log = logging.getLogger(__name__)
+
+PAGE_HOST = "designrl.page"
+ASSET_HOST = "designrl.assets"
+PAGE_URL = f"http://{PAGE_HOST}/"
+LOCAL_SCHEMES = ("data:", "blob:")
+FILE_REFUSED = "Not allowed to load local resource: "
+
+Action = Literal["document", "asset", "local", "block"]
+
+
+def asset_url(name: str) -> str:
+    """Where a page can load a packaged asset from, e.g. ``http://designrl.assets/rick.jpg``."""
+    return f"http://{ASSET_HOST}/{name}"
+
+
+def classify(url: str, *, navigation: bool, main_frame: bool, document_served: bool) -> Action:
+    """What the router does with one request. Pure, so the policy is testable without a browser.
+
+    * the first main-frame navigation to ``PAGE_URL`` gets the page's HTML;
+    * any other main-frame navigation (meta refresh, ``location=``, reload, popups)
+      is blocked, so the page can never be replaced;
+    * requests to our two hosts are answered from the asset store (404 when unknown);
+    * ``data:``/``blob:`` pass; everything else (other hosts, ``file:``, ``ws:``) is blocked.
+    """
+    if url.startswith(LOCAL_SCHEMES):
+        return "local"
+    parts = urlsplit(url)
+    ours = parts.scheme in ("http", "https") and parts.hostname in (PAGE_HOST, ASSET_HOST)
+    if navigation and main_frame:
+        if url == PAGE_URL and not document_served:
+            return "document"
+        return "block"
+    return "asset" if ours else "block"
+
+
+@dataclass
+class Job:
+    """The page one slot is serving now; the router answers for it until it is cleared."""
+
+    html: str
+    page: Page
+    events: PageEvents = field(default_factory=PageEvents)
+    document_served: bool = False
+    abort_reason: str | None = None
+    aborted: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def abort(self, reason: str) -> None:
+        """End the job early (dialog flood, crash) instead of waiting out its deadline."""
+        if self.abort_reason is None:
+            self.abort_reason = reason
+            self.aborted.set()
+
+
+class Router:
+    """Routes for one browser context. ``job`` is swapped per render; with no job, all is blocked."""
+
+    def __init__(self, assets: AssetStore) -> None:
+        self.assets = assets
+        self.job: Job | None = None
+
+    async def handle(self, route: Route) -> None:
+        request = route.request
+        job = self.job
+        url = request.url
+        navigation = request.is_navigation_request()
+        main_frame = new_window = False
+        if job is not None and navigation:
+            try:
+                main_frame = request.frame == job.page.main_frame
+            except Exception:
+                # No frame yet: a new window's first navigation (window.open). Playwright
+                # creates the popup's page (and counts it) only if this is answered.
+                new_window = True
+        action = classify(
+            url,
+            navigation=navigation,
+            main_frame=main_frame,
+            document_served=job is None or job.document_served,
+        )
+        try:
+            if action == "document" and job is not None:
+                job.document_served = True
+                job.events.served(url)
+                await route.fulfill(
+                    status=200, body=job.html, content_type="text/html; charset=utf-8"
+                )
+            elif action == "asset":
+                body = self.assets.get(unquote(urlsplit(url).path))
+                if job is not None:
+                    job.events.served(url)
+                if body is None:
+                    await route.fulfill(status=404, body="", content_type="text/plain")
+                else:
+                    await route.fulfill(status=200, body=body, content_type=content_type(url))
+            elif action == "local":
+                await route.continue_()
+            else:
+                if job is not None:
+                    job.events.blocked(url)
+                    if new_window:
+                        job.events.popup(id(request))
+                # "aborted" cancels a navigation without committing an error page in its place.
+                await route.abort("aborted" if navigation else "blockedbyclient")
+        except Exception as exc:  # the page may be closing under us; nothing left to answer
+            log.debug("route for %s not answered: %s", url[:200], exc)
+
+    async def handle_websocket(self, ws: WebSocketRoute) -> None:
+        """WebSockets never connect: record and close without reaching any server."""
+        if self.job is not None:
+            self.job.events.blocked(ws.url)
+        try:
+            await ws.close(code=1008, reason="blocked by sandbox")
+        except Exception as exc:
+            log.debug("websocket close failed: %s", exc)
+
+    def on_console(self, message) -> None:
+        job = self.job
+        if job is None or message.type != "error":
+            return
+        text = message.text
+        job.events.console_error(text)
+        if text.startswith(FILE_REFUSED):
+            job.events.blocked(text[len(FILE_REFUSED) :].strip())

@@ -1,0 +1,179 @@
+"""One reusable page: its own browser context, page, CDP session and request router.
+
+A slot serves one job at a time. Between jobs it is reset (cookies, storage,
+about:blank); after a failure, or every ``recycle_after`` jobs, its context is
+closed and a fresh one opened. Events from a finished job are dropped because
+the router's job is cleared before the page is reset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from designrl.render.sandbox import PAGE_HOST, Job, Router
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, CDPSession, Dialog, Download, Page
+
+log = logging.getLogger(__name__)
+
+# Runs at the start of every document: no WebRTC (its UDP bypasses request routing), no
+# window.name carried over from the previous job's page (it survives navigation), and a
+# budget on history.pushState/replaceState (a flood of them swamps the browser process).
+DOCUMENT_START_JS = """
+if (window === window.top) { window.name = ''; }
+(() => {
+  let budget = 200;
+  for (const name of ['pushState', 'replaceState']) {
+    const original = History.prototype[name];
+    History.prototype[name] = function (...args) {
+      if (budget-- > 0) return original.apply(this, args);
+    };
+  }
+})();
+for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel',
+                    'RTCIceTransport', 'RTCSctpTransport']) {
+  try { delete window[name]; } catch (e) {}
+  try { Object.defineProperty(window, name, {value: undefined, configurable: false}); } catch (e) {}
+}
+"""
+
+RESET_TIMEOUT_S = 3.0
+CLOSE_TIMEOUT_S = 3.0
+
+
+async def _quietly(coro) -> None:
+    try:
+        await coro
+    except Exception as exc:  # the page or context may already be gone
+        log.debug("page event follow-up failed: %s", exc)
+
+
+class Slot:
+    def __init__(self, index: int, router: Router, *, max_dialogs: int, timeout_s: float) -> None:
+        self.index = index
+        self.router = router
+        self.max_dialogs = max_dialogs
+        self.timeout_s = timeout_s
+        self.context: BrowserContext | None = None
+        self.page: Page | None = None
+        self.cdp: CDPSession | None = None
+        self.viewport: tuple[int, int] | None = None
+        self.generation = -1  # the browser generation this context lives in
+        self.renders = 0
+        self.poisoned = False
+        self._tasks: set[asyncio.Task] = set()
+
+    async def open(self, browser: Browser, generation: int, viewport: tuple[int, int]) -> None:
+        context = await browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]},
+            accept_downloads=False,
+            service_workers="block",
+        )
+        context.set_default_timeout(self.timeout_s * 1000)
+        context.set_default_navigation_timeout(self.timeout_s * 1000)
+        await context.route("**/*", self.router.handle)
+        await context.route_web_socket("**/*", self.router.handle_websocket)
+        await context.add_init_script(DOCUMENT_START_JS)
+        page = await context.new_page()
+        page.on("dialog", self._on_dialog)
+        page.on("console", self.router.on_console)
+        page.on("pageerror", self._on_page_error)
+        page.on("download", self._on_download)
+        page.on("crash", self._on_crash)
+        context.on("page", self._on_new_page)
+        self.cdp = await context.new_cdp_session(page)
+        self.context, self.page = context, page
+        self.viewport = viewport
+        self.generation = generation
+        self.renders = 0
+        self.poisoned = False
+
+    def begin(self, html: str) -> Job:
+        assert self.page is not None
+        job = Job(html=html, page=self.page)
+        self.router.job = job
+        return job
+
+    async def reset(self) -> bool:
+        """Make the page blank and forget the last job's state; False if the page would not."""
+        self.router.job = None
+        if self.poisoned or self.page is None or self.context is None:
+            return False
+        try:
+            await asyncio.wait_for(self._reset(), RESET_TIMEOUT_S)
+            return True
+        except Exception as exc:
+            log.debug("slot %d reset failed: %s", self.index, exc)
+            self.poisoned = True
+            return False
+
+    async def _reset(self) -> None:
+        assert self.page is not None and self.context is not None and self.cdp is not None
+        await self.page.goto("about:blank")
+        await self.context.clear_cookies()
+        for scheme in ("http", "https"):
+            await self.cdp.send(
+                "Storage.clearDataForOrigin",
+                {"origin": f"{scheme}://{PAGE_HOST}", "storageTypes": "all"},
+            )
+
+    async def close(self) -> bool:
+        """Close the context; False when the browser did not answer in time (it is hung)."""
+        self.router.job = None
+        context, self.context, self.page, self.cdp = self.context, None, None, None
+        for task in list(self._tasks):
+            task.cancel()
+        if context is None:
+            return True
+        try:
+            await asyncio.wait_for(context.close(), CLOSE_TIMEOUT_S)
+            return True
+        except Exception as exc:
+            log.debug("slot %d context close failed: %s", self.index, exc)
+            return False
+
+    # Page events. Handlers are synchronous; async follow-ups are tracked tasks.
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(_quietly(coro))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        # Every dialog is dismissed; past max_dialogs the job ends as a dialog flood (an
+        # alert loop would otherwise run to the deadline: while a dialog is open, script
+        # termination does not reach the page).
+        job = self.router.job
+        if job is not None:
+            job.events.dialogs += 1
+            if job.events.dialogs > self.max_dialogs:
+                self.poisoned = True
+                job.abort("too_many_dialogs")
+        # Leaving the page is the answer to "leave site?": a dismissed beforeunload would
+        # cancel the reset navigation.
+        self._spawn(dialog.accept() if dialog.type == "beforeunload" else dialog.dismiss())
+
+    def _on_page_error(self, error) -> None:
+        if self.router.job is not None:
+            self.router.job.events.page_error(str(error))
+
+    def _on_download(self, download: Download) -> None:
+        if self.router.job is not None:
+            self.router.job.events.downloads += 1
+        self._spawn(download.cancel())
+
+    def _on_crash(self, page: Page) -> None:
+        if self.router.job is not None:
+            self.router.job.events.crashed = True
+            self.router.job.abort("page_crashed")
+        self.poisoned = True
+
+    def _on_new_page(self, page: Page) -> None:
+        if page is self.page:
+            return
+        if self.router.job is not None:
+            self.router.job.events.popup(id(page))
+        self._spawn(page.close())

@@ -1,0 +1,82 @@
+"""What a render returns: the screenshot, the page's text and boxes, and what the sandbox saw.
+
+These are the types every browser-scored family (html, svg, webpage) reads, so the
+names and fields are a contract: add fields, never rename them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BBox = tuple[float, float, float, float]
+"""(x, y, width, height) in CSS pixels, page coordinates (scroll offset added)."""
+
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    """The visible text directly inside one element, with how it is drawn.
+
+    ``background`` is the colour behind the text: the nearest opaque ancestor
+    background (translucent layers in between blended over it), or white.
+    """
+
+    text: str
+    bbox: BBox
+    color: RGB
+    background: RGB
+    font_size: float
+    font_weight: int
+
+
+@dataclass(frozen=True)
+class ElementBox:
+    """A visible element's box; ``parent`` indexes the nearest listed ancestor, or -1."""
+
+    tag: str
+    bbox: BBox
+    depth: int
+    parent: int
+
+
+@dataclass
+class RenderResult:
+    """One render of one page: a scored outcome, never an exception.
+
+    ``error`` names why the page failed (``timeout``, ``dom_too_large``,
+    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``,
+    ``page_crashed``, ``browser_crashed``, ``browser_unavailable: ...``,
+    ``render_failed: ...``); ``png`` is then empty.
+    Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
+    whether the page succeeded or not.
+    """
+
+    png: bytes = b""
+    width: int = 0
+    height: int = 0
+    text_blocks: list[TextBlock] = field(default_factory=list)
+    elements: list[ElementBox] = field(default_factory=list)
+    dom_nodes: int = 0
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    blocked_requests: list[str] = field(default_factory=list)
+    dialogs: int = 0
+    timed_out: bool = False
+    error: str | None = None
+    seconds: float = 0.0
+    # Added beyond the shared contract.
+    served_requests: list[str] = field(default_factory=list)
+    """Every URL the sandbox answered itself (the page document and packaged assets)."""
+    popups: int = 0
+    downloads: int = 0
+    page_height: int = 0
+    """Full document height in CSS px before the ``max_height`` clip."""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.timed_out
+
+    @classmethod
+    def failure(cls, error: str, *, seconds: float = 0.0, timed_out: bool = False) -> RenderResult:
+        return cls(error=error, seconds=seconds, timed_out=timed_out)

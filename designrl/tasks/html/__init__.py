@@ -1,0 +1,1 @@
+"""The html family: screenshot → HTML, scored with Design2Code's metrics."""

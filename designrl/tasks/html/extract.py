@@ -1,0 +1,23 @@
+"""Find the HTML document in a model's completion."""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = re.compile(r"```(?:html|HTML)?[ \t]*\n(.*?)```", re.S)
+_DOCUMENT = re.compile(r"(<!DOCTYPE html.*?</html\s*>|<html\b.*?</html\s*>)", re.S | re.I)
+
+
+def extract_html(completion: str) -> tuple[str | None, bool]:
+    """(html, well_formatted). Well formatted: the completion is a bare document or one
+    fenced block holding one. A document buried in chatter is still extracted, but
+    not well formatted; no ``<html>`` at all gives (None, False)."""
+    text = completion.strip()
+    fenced = _FENCE.findall(text)
+    if len(fenced) == 1 and _DOCUMENT.search(fenced[0]):
+        doc = _DOCUMENT.search(fenced[0]).group(1)
+        return doc, text.startswith("```") and text.endswith("```")
+    found = _DOCUMENT.search(text)
+    if found is None:
+        return None, False
+    return found.group(1), found.group(1) == text

@@ -1,0 +1,128 @@
+"""The html reward: how close a candidate page's render is to the reference page's.
+
+Components (each in [0, 1], all reported):
+
+* ``format``: the completion is a bare HTML document or one fenced block of it;
+* ``validity``: it rendered (no crash, cap or time-out) and is not blank;
+* ``clean``: it raised no more JavaScript page errors than the reference did
+  (real pages have errors of their own, so a faithful copy may too);
+* Design2Code's five: ``block_match``, ``text``, ``position``, ``color``
+  (``text_blocks``) and ``visual`` (SSIM on text-masked screenshots, or CLIP
+  when configured), averaged into ``design2code``; with no matched block
+  ``design2code`` is ``0.2 · visual``, as in Design2Code;
+* ``structure``: F1 of 1-height DOM subtrees (``structure``).
+
+``total = validity · (0.75 · design2code + 0.15 · structure + 0.05 · format
++ 0.05 · clean)``:
+an invalid page scores 0 whatever it contains.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designrl.tasks.html.structure import structure_similarity
+from designrl.tasks.html.text_blocks import block_scores
+from designrl.tasks.html.visual import decode_png, mask_text, ssim_similarity
+
+MAX_COMPLETION_CHARS = 2_000_000  # longer completions are refused before any parsing
+WEIGHTS = {"design2code": 0.75, "structure": 0.15, "format": 0.05, "clean": 0.05}
+BLANK_STD = 2.0  # a screenshot whose pixels vary less than this (0–255) is blank
+
+VisualSimilarity = Callable[[np.ndarray, np.ndarray], float]
+
+
+@dataclass
+class HtmlScore:
+    total: float
+    components: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+
+
+def is_blank(image: np.ndarray) -> bool:
+    return image.size == 0 or float(image.std()) < BLANK_STD
+
+
+def render_problem(result) -> str | None:
+    """Why a render cannot be scored as a page, or None."""
+    if result.error:
+        return result.error
+    if result.timed_out:
+        return "render_timed_out"
+    return None
+
+
+def score_renders(reference, candidate, *, format_ok: bool = True,
+                  visual: VisualSimilarity = ssim_similarity) -> HtmlScore:
+    """Score a candidate ``RenderResult`` against the reference's."""
+    components = {"format": float(format_ok)}
+    problem = render_problem(candidate)
+    cand_image = decode_png(candidate.png) if problem is None else None
+    if problem is None and is_blank(cand_image):
+        problem = "blank_page"
+    if problem is not None:
+        components.update(validity=0.0)
+        return HtmlScore(0.0, components, problem)
+    ref_image = decode_png(reference.png)
+    blocks = block_scores(reference.text_blocks, candidate.text_blocks,
+                          (reference.width, reference.height), (candidate.width, candidate.height))
+    vis = visual(mask_text(ref_image, reference.text_blocks, _scale(ref_image, reference)),
+                 mask_text(cand_image, candidate.text_blocks, _scale(cand_image, candidate)))
+    components.update(validity=1.0, **blocks.as_dict(), visual=vis,
+                      clean=float(len(candidate.page_errors) <= len(reference.page_errors)))
+    if blocks.matches:
+        components["design2code"] = float(np.mean([*blocks.as_dict().values(), vis]))
+    else:
+        components["design2code"] = 0.2 * vis
+    components["structure"] = structure_similarity(reference.elements, candidate.elements)
+    total = sum(w * components[k] for k, w in WEIGHTS.items())
+    return HtmlScore(total, components)
+
+
+def _scale(image: np.ndarray, result) -> float:
+    """Screenshot pixels per CSS pixel (device scale factor, usually 1)."""
+    return image.shape[1] / result.width if result.width else 1.0
+
+
+class HtmlReward:
+    """Scores completions against reference pages, rendering both in a ``BrowserPool``.
+
+    Reference renders are cached by page text, so a group of samples for one
+    item renders its reference once."""
+
+    def __init__(self, pool, visual: VisualSimilarity = ssim_similarity, cache_size: int = 256):
+        self.pool = pool
+        self.visual = visual
+        self.cache_size = cache_size
+        self._references: dict[str, asyncio.Future] = {}
+
+    async def reference(self, html: str):
+        """The reference's render; concurrent callers for one page share one render."""
+        future = self._references.get(html)
+        if future is None:
+            if len(self._references) >= self.cache_size:
+                self._references.pop(next(iter(self._references)))
+            future = asyncio.ensure_future(self.pool.render(html))
+            self._references[html] = future
+        return await asyncio.shield(future)
+
+    async def score(self, reference_html: str, completion: str) -> HtmlScore:
+        """The reward of one completion (any text) for one reference page."""
+        from designrl.tasks.html.extract import extract_html
+
+        if len(completion) > MAX_COMPLETION_CHARS:
+            return HtmlScore(0.0, {"format": 0.0, "validity": 0.0},
+                             f"completion_too_large: {len(completion)} characters, "
+                             f"limit {MAX_COMPLETION_CHARS}")
+        html, format_ok = extract_html(completion)
+        if html is None:
+            return HtmlScore(0.0, {"format": 0.0, "validity": 0.0}, "no_html_document")
+        reference = await self.reference(reference_html)
+        if render_problem(reference) is not None:
+            raise ValueError(f"the reference page does not render: {render_problem(reference)}")
+        candidate = await self.pool.render(html)
+        return score_renders(reference, candidate, format_ok=format_ok, visual=self.visual)

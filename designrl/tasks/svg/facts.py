@@ -1,0 +1,495 @@
+"""What an SVG draws, computed from its tree: shapes with outlines, colours and kinds.
+
+``svg_facts(root)`` walks the rendered part of the document (``<defs>``,
+``<clipPath>``, ``<mask>``, ``<symbol>`` and friends only through ``<use>``),
+applies transforms and the style cascade, and returns one ``Shape`` per drawn
+element in paint order, in the root's user space. Shapes filling the whole
+canvas before anything else is drawn are marked as background: they set the
+background colour and are not counted as "rectangles" in the drawing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from xml.etree.ElementTree import Element
+
+from designrl.tasks.svg.colors import RGB, parse_color
+from designrl.tasks.svg.geometry import (
+    IDENTITY,
+    Matrix,
+    Subpath,
+    bbox,
+    ellipse_points,
+    multiply,
+    parse_length,
+    parse_numbers,
+    parse_transform,
+    path_subpaths,
+    rect_points,
+    scale_factor,
+    transform_subpaths,
+)
+from designrl.tasks.svg.parse import (
+    DEFAULT_LIMITS,
+    XLINK_NS,
+    SvgError,
+    SvgLimits,
+    is_svg_element,
+    local_name,
+)
+from designrl.tasks.svg.style import Stylesheet, compute_style, parse_declarations
+
+BBox = tuple[float, float, float, float]
+"""(x0, y0, x1, y1) in the root's user space."""
+
+SHAPE_TAGS = frozenset({"circle", "ellipse", "rect", "line", "polyline", "polygon", "path",
+                        "text", "image"})
+CONTAINER_TAGS = frozenset({"g", "a", "switch", "svg"})
+DEFAULT_SIZE = (300.0, 150.0)  # CSS's default size of a replaced element
+BACKGROUND_COVER = 0.95
+MAX_CLASSIFIED_POINTS = 2_000
+"""Outlines with more points are not sorted into triangles, stars, ... (they are none)."""
+_POLYGON_NAMES = {3: "triangle", 4: "quadrilateral", 5: "pentagon", 6: "hexagon", 8: "octagon"}
+
+
+@dataclass
+class Shape:
+    """One drawn element. ``fill``/``stroke`` list the paint's colours (a gradient's stops)."""
+
+    tag: str
+    subpaths: list[Subpath]
+    bbox: BBox
+    fill: tuple[RGB, ...] = ()
+    stroke: tuple[RGB, ...] = ()
+    stroke_width: float = 0.0
+    kinds: frozenset[str] = frozenset()
+    """The nouns it answers to: ``circle``, ``rectangle``, ``square``, ``triangle``, ..."""
+    text: str = ""
+    element_id: str | None = None
+    is_background: bool = False
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.bbox[0] + self.bbox[2]) / 2, (self.bbox[1] + self.bbox[3]) / 2)
+
+    @property
+    def main_colors(self) -> tuple[RGB, ...]:
+        """What colour a person would call it: the fill, or the stroke of an unfilled shape."""
+        if self.tag == "line" or (self.tag == "polyline" and not self.fill):
+            return self.stroke
+        return self.fill or self.stroke
+
+    @property
+    def colors(self) -> tuple[RGB, ...]:
+        return self.fill + self.stroke
+
+
+@dataclass
+class SvgFacts:
+    canvas: BBox
+    """The user-space box the SVG shows: its viewBox, else (0, 0, width, height)."""
+    width: float | None
+    height: float | None
+    preserve_aspect_ratio: str = "xMidYMid meet"
+    shapes: list[Shape] = field(default_factory=list)
+    element_count: int = 0
+    external_refs: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def canvas_size(self) -> tuple[float, float]:
+        return (self.canvas[2] - self.canvas[0], self.canvas[3] - self.canvas[1])
+
+    @property
+    def drawn(self) -> list[Shape]:
+        """The shapes in front of the background."""
+        return [s for s in self.shapes if not s.is_background]
+
+
+def svg_facts(root: Element, limits: SvgLimits = DEFAULT_LIMITS) -> SvgFacts:
+    """Facts of a parsed ``<svg>`` root; raises ``SvgError`` (``too_many_shapes``) past caps."""
+    width = _root_length(root.get("width"))
+    height = _root_length(root.get("height"))
+    box = parse_numbers(root.get("viewBox"))
+    if len(box) == 4 and box[2] > 0 and box[3] > 0:
+        canvas = (box[0], box[1], box[0] + box[2], box[1] + box[3])
+    else:
+        w = width or (height if height and not width else None) or DEFAULT_SIZE[0]
+        h = height or (width if width and not height else None) or DEFAULT_SIZE[1]
+        canvas = (0.0, 0.0, w, h)
+    facts = SvgFacts(canvas, width, height,
+                     (root.get("preserveAspectRatio") or "xMidYMid meet").strip())
+    walker = _Walker(root, facts, limits)
+    walker.visit(root, IDENTITY, {}, 1.0, 0)
+    facts.element_count = sum(1 for _ in root.iter())
+    _mark_background(facts)
+    return facts
+
+
+def _root_length(value: str | None) -> float | None:
+    if value is None or value.strip().endswith("%"):
+        return None
+    length = parse_length(value, default=-1.0)
+    return length if length > 0 else None
+
+
+class _Walker:
+    def __init__(self, root: Element, facts: SvgFacts, limits: SvgLimits) -> None:
+        self.facts = facts
+        self.limits = limits
+        self.sheet = Stylesheet(root)
+        self.ids = {e.get("id"): e for e in root.iter() if e.get("id")}
+        self.instances = 0
+        self.points = 0
+        self.using: list[Element] = []
+        for element in root.iter():
+            if local_name(element.tag) == "script" or any(
+                    name.lower().startswith("on") for name in element.attrib):
+                self._warn("scripts are ignored (the SVG is rendered as an image)")
+            for name, value in element.attrib.items():
+                if local_name(name) in ("href", "src") and not value.strip().startswith(
+                        ("#", "data:")):
+                    facts.external_refs.append(value.strip()[:200])
+        if facts.external_refs:
+            self._warn("external references are not loaded: " + ", ".join(facts.external_refs[:3]))
+
+    def _warn(self, message: str) -> None:
+        if message not in self.facts.warnings:
+            self.facts.warnings.append(message)
+
+    def visit(self, element: Element, matrix: Matrix, parent: dict[str, str], opacity: float,
+              depth: int) -> None:
+        if not is_svg_element(element):
+            return
+        if depth > 2 * self.limits.max_depth:  # nesting continued through <use> chains
+            raise SvgError("too_deep", f"elements nested deeper than {2 * self.limits.max_depth} "
+                           "through <use> references")
+        self.instances += 1
+        if self.instances > self.limits.max_shapes:
+            raise SvgError("too_many_shapes", f"more than {self.limits.max_shapes} drawn elements "
+                           "(after <use> expansion)")
+        tag = local_name(element.tag)
+        style = compute_style(element, parent, self.sheet)
+        if style.get("display") == "none":
+            return
+        opacity *= _number(style.get("opacity"), 1.0)
+        if opacity <= 0.01:
+            return
+        matrix = multiply(matrix, parse_transform(element.get("transform")))
+        if tag in CONTAINER_TAGS:
+            if tag == "svg" and depth > 0:
+                matrix = multiply(matrix, _nested_viewport(element))
+            for child in element:
+                self.visit(child, matrix, style, opacity, depth + 1)
+        elif tag == "use":
+            self._visit_use(element, matrix, style, opacity, depth)
+        elif tag in SHAPE_TAGS and style.get("visibility", "visible") == "visible":
+            shape = self._shape(element, tag, matrix, style, opacity)
+            if shape is not None:
+                self.facts.shapes.append(shape)
+
+    def _visit_use(self, element: Element, matrix: Matrix, style: dict[str, str], opacity: float,
+                   depth: int) -> None:
+        href = element.get("href") or element.get(f"{{{XLINK_NS}}}href") or ""
+        target = self.ids.get(href[1:]) if href.startswith("#") else None
+        if target is None or target in self.using or len(self.using) >= self.limits.max_depth:
+            return
+        offset = (1, 0, 0, 1, parse_length(element.get("x")), parse_length(element.get("y")))
+        self.using.append(target)
+        try:
+            if local_name(target.tag) == "symbol":
+                for child in target:
+                    self.visit(child, multiply(matrix, offset), style, opacity, depth + 1)
+            else:
+                self.visit(target, multiply(matrix, offset), style, opacity, depth + 1)
+        finally:
+            self.using.pop()
+
+    def _shape(self, element: Element, tag: str, matrix: Matrix, style: dict[str, str],
+               opacity: float) -> Shape | None:
+        local = _outline(element, tag, style, self.limits.max_path_points - self.points)
+        if local is None:
+            return None
+        subpaths, straight, kinds = local
+        world = [(points, closed) for points, closed in transform_subpaths(matrix, subpaths)
+                 if all(math.isfinite(x) and math.isfinite(y) for x, y in points)]
+        self.points += sum(len(p) for p, _ in world)
+        if self.points > self.limits.max_path_points:
+            raise SvgError("too_many_shapes", f"outlines with more than "
+                           f"{self.limits.max_path_points} points")
+        all_points = [p for points, _ in world for p in points]
+        if not all_points:
+            return None
+        fill = self._paint(style.get("fill"), style, "fill-opacity", opacity)
+        stroke = self._paint(style.get("stroke"), style, "stroke-opacity", opacity)
+        width = parse_length(style.get("stroke-width"), default=1.0) * scale_factor(matrix)
+        if width <= 0:
+            stroke = ()
+        if tag in ("line", "image"):
+            fill = ()
+        if tag not in ("text", "image") and not fill and not stroke and not (
+                self._refers(style.get("fill")) or self._refers(style.get("stroke"))):
+            return None  # draws nothing
+        kinds = kinds | _classify(tag, world, straight, matrix)
+        text = " ".join("".join(element.itertext()).split()) if tag == "text" else ""
+        return Shape(tag, world, bbox(all_points), fill, stroke, width if stroke else 0.0,
+                     frozenset(kinds), text, element.get("id"))
+
+    def _paint(self, value: str | None, style: dict[str, str], opacity_name: str,
+               opacity: float) -> tuple[RGB, ...]:
+        value = (value or "").strip()
+        alpha = opacity * _number(style.get(opacity_name), 1.0)
+        if value == "currentColor":
+            value = style.get("color", "black")
+        if value.startswith("url("):
+            ref, _, fallback = value[4:].partition(")")
+            target = self.ids.get(ref.strip().strip("'\"").lstrip("#"))
+            if target is None:
+                value = fallback.strip()
+            else:
+                return self._gradient_colors(target, alpha)
+        color = parse_color(value)
+        if color is None or color.alpha * alpha <= 0.05:
+            return ()
+        return (color.rgb,)
+
+    def _gradient_colors(self, gradient: Element, alpha: float) -> tuple[RGB, ...]:
+        """A gradient's stop colours (following ``href`` to inherited stops), or the colours
+        painted inside a pattern."""
+        if local_name(gradient.tag) == "pattern":
+            found = []
+            for element in gradient.iter():
+                style = compute_style(element, {}, self.sheet)
+                for name in ("fill", "stroke"):
+                    if element.get(name) or name in parse_declarations(element.get("style") or ""):
+                        color = parse_color(style.get(name))
+                        if color is not None and color.alpha * alpha > 0.05:
+                            found.append(color.rgb)
+            return tuple(dict.fromkeys(found))
+        seen = 0
+        while gradient is not None and seen < 4:
+            stops = [s for s in gradient if local_name(s.tag) == "stop"]
+            if stops:
+                out = []
+                for stop in stops:
+                    style = compute_style(stop, {}, self.sheet)
+                    color = parse_color(style.get("stop-color", "black"))
+                    if color and color.alpha * alpha * _number(style.get("stop-opacity"), 1) > 0.05:
+                        out.append(color.rgb)
+                return tuple(dict.fromkeys(out))
+            href = gradient.get("href") or gradient.get(f"{{{XLINK_NS}}}href") or ""
+            gradient = self.ids.get(href[1:]) if href.startswith("#") else None
+            seen += 1
+        return ()
+
+    def _refers(self, value: str | None) -> bool:
+        """Whether a paint is ``url(#id)`` of an element that exists (a pattern, say)."""
+        value = (value or "").strip()
+        if not value.startswith("url("):
+            return False
+        ref = value[4:].partition(")")[0].strip().strip("'\"").lstrip("#")
+        return ref in self.ids
+
+
+def _number(value: str | None, default: float) -> float:
+    """An opacity-like value clamped to [0, 1] (``50%`` -> 0.5); junk gives ``default``."""
+    if not value:
+        return default
+    text = value.strip()
+    try:
+        result = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        return default
+    return min(1.0, max(0.0, result)) if math.isfinite(result) else default
+
+
+def _nested_viewport(element: Element) -> Matrix:
+    x, y = parse_length(element.get("x")), parse_length(element.get("y"))
+    box = parse_numbers(element.get("viewBox"))
+    w, h = parse_length(element.get("width"), default=0), parse_length(element.get("height"),
+                                                                      default=0)
+    if len(box) == 4 and box[2] > 0 and box[3] > 0 and w > 0 and h > 0:
+        s = min(w / box[2], h / box[3])
+        return (s, 0, 0, s, x - box[0] * s, y - box[1] * s)
+    return (1, 0, 0, 1, x, y)
+
+
+def _outline(element: Element, tag: str, style: dict[str, str],
+             max_points: int) -> tuple[list[Subpath], list[bool], set[str]] | None:
+    """Local-space subpaths, which are straight, and kinds known from the tag alone."""
+    get = element.get
+    if tag == "circle":
+        r = parse_length(get("r"))
+        if r <= 0:
+            return None
+        return [(ellipse_points(parse_length(get("cx")), parse_length(get("cy")), r, r), True)], \
+            [False], set()
+    if tag == "ellipse":
+        rx, ry = parse_length(get("rx"), default=-1), parse_length(get("ry"), default=-1)
+        rx, ry = (ry if rx < 0 else rx), (rx if ry < 0 else ry)
+        if rx <= 0 or ry <= 0:
+            return None
+        points = ellipse_points(parse_length(get("cx")), parse_length(get("cy")), rx, ry)
+        return [(points, True)], [False], {"ellipse"}
+    if tag in ("rect", "image"):
+        w, h = parse_length(get("width")), parse_length(get("height"))
+        if w <= 0 or h <= 0:
+            return None
+        points = rect_points(parse_length(get("x")), parse_length(get("y")), w, h)
+        return [(points, True)], [True], {"image"} if tag == "image" else {"rectangle"}
+    if tag == "line":
+        points = [(parse_length(get("x1")), parse_length(get("y1"))),
+                  (parse_length(get("x2")), parse_length(get("y2")))]
+        return [(points, False)], [True], {"line"}
+    if tag in ("polyline", "polygon"):
+        values = parse_numbers(get("points"))
+        points = list(zip(values[0::2], values[1::2], strict=False))
+        if len(points) < 2:
+            return None
+        return [(points, tag == "polygon")], [True], {tag}
+    if tag == "path":
+        subpaths, straight = path_subpaths(get("d") or "", max_points)
+        return (subpaths, straight, {"path"}) if subpaths else None
+    if tag == "text":
+        size = parse_length(style.get("font-size"), default=16.0)
+        content = " ".join("".join(element.itertext()).split())
+        if not content:
+            return None
+        xs, ys = parse_numbers(get("x")), parse_numbers(get("y"))
+        x, y = (xs[0] if xs else 0.0), (ys[0] if ys else 0.0)
+        width = 0.58 * size * len(content)
+        anchor = style.get("text-anchor", "start")
+        x -= width / 2 if anchor == "middle" else width if anchor == "end" else 0
+        return [(rect_points(x, y - 0.8 * size, width, size), True)], [True], {"text"}
+    return None
+
+
+def _classify(tag: str, world: list[Subpath], straight: list[bool], matrix: Matrix) -> set[str]:
+    """Kinds from the drawn geometry: circles, squares, triangles, stars, lines."""
+    kinds: set[str] = set()
+    if tag in ("text", "image"):
+        return kinds
+    if tag == "rect":
+        (a, b, c, _), _ = world[0]
+        side1, side2 = math.dist(a, b), math.dist(b, c)
+        if abs(side1 - side2) <= 0.05 * max(side1, side2):
+            kinds.add("square")
+        return kinds
+    if tag == "circle":
+        kinds.add("circle" if _round(world[0][0]) else "ellipse")
+        return kinds
+    if tag == "ellipse":
+        if _round(world[0][0]):
+            kinds.add("circle")
+        return kinds
+    if len(world) == 1 and straight[0] and len(world[0][0]) <= MAX_CLASSIFIED_POINTS:
+        points, closed = world[0]
+        corners = _corners(points)
+        if not closed and len(corners) == 2:
+            kinds.add("line")
+        if closed or (len(points) > 3 and _near(points[0], points[-1])):
+            kinds |= _polygon_kinds(corners)
+    elif len(world) == 1 and tag == "path":
+        points = world[0][0]
+        if _near(points[0], points[-1]) or world[0][1]:
+            if _round(points):
+                kinds.add("circle")
+            elif _elliptic(points):
+                kinds.add("ellipse")
+    return kinds
+
+
+def _polygon_kinds(corners: list[tuple[float, float]]) -> set[str]:
+    n = len(corners)
+    if n < 3:
+        return set()
+    kinds = {"polygon"}
+    if n in _POLYGON_NAMES:
+        kinds.add(_POLYGON_NAMES[n])
+    if n == 4 and _right_angles(corners):
+        kinds.add("rectangle")
+        a = math.dist(corners[0], corners[1])
+        b = math.dist(corners[1], corners[2])
+        if abs(a - b) <= 0.05 * max(a, b):
+            kinds.add("square")
+    if n >= 8 and n % 2 == 0:
+        cx = sum(p[0] for p in corners) / n
+        cy = sum(p[1] for p in corners) / n
+        radii = [math.dist(p, (cx, cy)) for p in corners]
+        outer, inner = radii[0::2], radii[1::2]
+        if max(min(outer), min(inner)) > 0 and (max(inner) < 0.8 * min(outer)
+                                                or max(outer) < 0.8 * min(inner)):
+            kinds.add("star")
+    return kinds
+
+
+def _corners(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Vertices without repeats, the closing duplicate, or points in the middle of a side
+    (one pass with a stack, then the seam where the outline closes)."""
+    out: list[tuple[float, float]] = []
+    for point in points:
+        if out and _near(point, out[-1]):
+            continue
+        while len(out) >= 2 and _collinear(out[-2], out[-1], point):
+            out.pop()
+        out.append(point)
+    if len(out) > 2 and _near(out[0], out[-1]):
+        out.pop()
+    while len(out) > 2 and _collinear(out[-2], out[-1], out[0]):
+        out.pop()
+    while len(out) > 2 and _collinear(out[-1], out[0], out[1]):
+        out.pop(0)
+    return out
+
+
+def _collinear(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> bool:
+    cross = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+    span = math.dist(a, b) * math.dist(b, c)
+    return span == 0 or abs(cross) <= 0.01 * span
+
+
+def _right_angles(corners: list[tuple[float, float]]) -> bool:
+    for i in range(4):
+        a, b, c = corners[i - 1], corners[i], corners[(i + 1) % 4]
+        v1 = (a[0] - b[0], a[1] - b[1])
+        v2 = (c[0] - b[0], c[1] - b[1])
+        norm = math.hypot(*v1) * math.hypot(*v2)
+        if norm == 0 or abs(v1[0] * v2[0] + v1[1] * v2[1]) > 0.03 * norm:
+            return False
+    return True
+
+
+def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return abs(a[0] - b[0]) <= 1e-6 * (1 + abs(a[0])) and abs(a[1] - b[1]) <= 1e-6 * (1 + abs(a[1]))
+
+
+def _round(points: list[tuple[float, float]]) -> bool:
+    x0, y0, x1, y1 = bbox(points)
+    c = ((x0 + x1) / 2, (y0 + y1) / 2)
+    radii = [math.dist(p, c) for p in points]
+    mean = sum(radii) / len(radii)
+    return mean > 0 and len(points) >= 8 and max(abs(r - mean) for r in radii) <= 0.04 * mean
+
+
+def _elliptic(points: list[tuple[float, float]]) -> bool:
+    x0, y0, x1, y1 = bbox(points)
+    rx, ry = (x1 - x0) / 2, (y1 - y0) / 2
+    if rx <= 0 or ry <= 0 or len(points) < 8:
+        return False
+    cx, cy = x0 + rx, y0 + ry
+    return all(abs(math.hypot((x - cx) / rx, (y - cy) / ry) - 1) <= 0.05 for x, y in points)
+
+
+def _mark_background(facts: SvgFacts) -> None:
+    x0, y0, x1, y1 = facts.canvas
+    area = (x1 - x0) * (y1 - y0)
+    for shape in facts.shapes:
+        if not shape.fill or shape.tag in ("text", "line", "polyline"):
+            break
+        sx0, sy0, sx1, sy1 = shape.bbox
+        covered = max(0.0, min(x1, sx1) - max(x0, sx0)) * max(0.0, min(y1, sy1) - max(y0, sy0))
+        if area <= 0 or covered < BACKGROUND_COVER * area or "rectangle" not in shape.kinds:
+            break
+        shape.is_background = True
+

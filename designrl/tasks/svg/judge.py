@@ -1,0 +1,142 @@
+"""An optional judge model that counts fulfilled requirements, through any OpenAI-compatible API.
+
+SVGBench asks a judge how many requirements a rendered SVG fulfils and scores
+count / N. ``OpenAIJudge`` asks for *which* ones (``{"fulfilled": [1, 3]}``),
+so every requirement gets a verdict and the count is auditable. The judge sees
+the SVG code, and with ``multimodal=True`` also the rendered PNG.
+
+A judge never raises: a failed request or an unreadable reply comes back as a
+``JudgeVerdict`` with ``error`` set, and the reward falls back to its computed
+checks.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+MAX_SVG_CHARS = 30_000
+SYSTEM_PROMPT = (
+    "You are a strict judge of SVG images. You are given numbered requirements and an SVG "
+    "(its code, and sometimes its rendering). Decide which requirements the image fulfils "
+    "as drawn; a requirement that is only partly met is not fulfilled. Reply with JSON only: "
+    '{"fulfilled": [numbers of the fulfilled requirements]}.'
+)
+
+
+@dataclass(frozen=True)
+class JudgeVerdict:
+    """Which requirements (0-based) the judge found fulfilled, or why it could not say."""
+
+    fulfilled: frozenset[int] = frozenset()
+    n: int = 0
+    error: str | None = None
+    raw: str = field(default="", repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def score(self) -> float | None:
+        """Fulfilled / N, SVGBench's score; None when the judge failed."""
+        if not self.ok:
+            return None
+        return len(self.fulfilled) / self.n if self.n else 0.0
+
+
+class Judge(Protocol):
+    async def judge(self, svg: str, requirements: Sequence[str],
+                    png: bytes | None = None) -> JudgeVerdict: ...
+
+
+def judge_messages(svg: str, requirements: Sequence[str], png: bytes | None = None) -> list[dict]:
+    """The chat messages for one judgement: requirements numbered from 1, the SVG code,
+    and the PNG as a ``data:`` URL image part when given."""
+    numbered = "\n".join(f"{i}. {r}" for i, r in enumerate(requirements, start=1))
+    code = svg if len(svg) <= MAX_SVG_CHARS else svg[:MAX_SVG_CHARS] + "\n<!-- truncated -->"
+    text = (f"Requirements:\n{numbered}\n\nSVG code:\n```svg\n{code}\n```\n\n"
+            f"Which of the {len(requirements)} requirements are fulfilled? "
+            'Answer with JSON only, e.g. {"fulfilled": [1, 3]}.')
+    content: str | list[dict] = text
+    if png is not None:
+        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        content = [{"type": "text", "text": text},
+                   {"type": "image_url", "image_url": {"url": url}}]
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]
+
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+
+
+def parse_verdict(reply: str | None, n: int) -> JudgeVerdict:
+    """Read ``{"fulfilled": [1-based numbers]}`` from a reply, fenced or wrapped in prose."""
+    raw = reply or ""
+    if not raw.strip():
+        return JudgeVerdict(n=n, error="judge_malformed: empty reply", raw=raw)
+    fenced = _FENCE.search(raw)
+    text = fenced.group(1) if fenced else raw
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return JudgeVerdict(n=n, error="judge_malformed: no JSON object in reply", raw=raw)
+    try:
+        data = json.loads(text[start:end + 1])
+    except json.JSONDecodeError as exc:
+        return JudgeVerdict(n=n, error=f"judge_malformed: {exc.msg}", raw=raw)
+    items = data.get("fulfilled") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return JudgeVerdict(n=n, error="judge_malformed: no 'fulfilled' list", raw=raw)
+    indices: set[int] = set()
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int | str):
+            return JudgeVerdict(n=n, error=f"judge_malformed: {item!r} is not a number", raw=raw)
+        try:
+            number = int(item)
+        except ValueError:
+            return JudgeVerdict(n=n, error=f"judge_malformed: {item!r} is not a number", raw=raw)
+        if not 1 <= number <= n:
+            return JudgeVerdict(n=n, error=f"judge_malformed: {number} is not in 1..{n}", raw=raw)
+        indices.add(number - 1)
+    return JudgeVerdict(frozenset(indices), n, None, raw)
+
+
+class OpenAIJudge:
+    """A judge behind an OpenAI-compatible chat-completions endpoint (vLLM, OpenAI, ...).
+
+    ``multimodal=True`` sends the rendered PNG with the code (the model must take images).
+    """
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None,
+                 timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
+                 temperature: float = 0.0) -> None:
+        from openai import AsyncOpenAI
+
+        self.model = model
+        self.multimodal = multimodal
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key or "EMPTY",
+                                  timeout=timeout, max_retries=0)
+
+    async def judge(self, svg: str, requirements: Sequence[str],
+                    png: bytes | None = None) -> JudgeVerdict:
+        n = len(requirements)
+        if n == 0:
+            return JudgeVerdict(n=0)
+        messages = judge_messages(svg, requirements, png if self.multimodal else None)
+        try:
+            response = await self.client.chat.completions.create(
+                model=self.model, messages=messages, max_tokens=self.max_tokens,
+                temperature=self.temperature)
+            reply = response.choices[0].message.content if response.choices else None
+        except Exception as exc:  # any failure of the endpoint is a recorded judge error
+            return JudgeVerdict(n=n, error=f"judge_request_failed: {type(exc).__name__}: "
+                                           f"{str(exc)[:200]}")
+        return parse_verdict(reply, n)
+
+    async def close(self) -> None:
+        await self.client.close()

@@ -1,0 +1,303 @@
+"""Computed checks of one requirement against an SVG: the predicate types and their verdicts.
+
+Each predicate reads a ``Scene`` (the SVG's facts, its rendered page as pixels,
+and where on the page the SVG was drawn) and returns ``(passed, detail)``.
+Geometry and colours of shapes come from the parsed SVG; the background colour
+comes from the pixels, because that is what a viewer sees behind everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designrl.tasks.svg.colors import RGB, ColorSpec
+from designrl.tasks.svg.facts import Shape, SvgFacts
+
+ANY_SHAPE = "shape"
+"""Selector kind for "shapes" (anything drawn but text)."""
+ANY_ELEMENT = "element"
+CENTER_TOLERANCE = 0.1
+"""How far (as a fraction of the canvas) a centre may be from the middle and still be centred."""
+
+
+@dataclass
+class Scene:
+    """What predicates read: facts, the page pixels (H, W, 3 uint8) and the SVG's box on it."""
+
+    facts: SvgFacts
+    image: np.ndarray
+    box: tuple[float, float, float, float]
+    _background: RGB | None = field(default=None, repr=False)
+
+    @property
+    def background(self) -> RGB:
+        if self._background is None:
+            self._background = background_color(self.image, self.box)
+        return self._background
+
+
+def background_color(image: np.ndarray, box: tuple[float, float, float, float]) -> RGB:
+    """The most common colour on the rim of the drawn SVG (the whole drawing if the rim is
+    mixed), as the median of the pixels in the modal colour bin."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    region = image[max(0, y0):max(y0 + 1, y1), max(0, x0):max(x0 + 1, x1), :3]
+    if region.size == 0:
+        return (255, 255, 255)
+    h, w = region.shape[:2]
+    rim = max(1, round(0.02 * min(h, w)))
+    ring = np.concatenate([region[:rim].reshape(-1, 3), region[-rim:].reshape(-1, 3),
+                           region[:, :rim].reshape(-1, 3), region[:, -rim:].reshape(-1, 3)])
+    color, share = _modal_color(ring)
+    if share < 0.5:
+        color, _ = _modal_color(region.reshape(-1, 3)[:: max(1, h * w // 20000)])
+    return color
+
+
+def _modal_color(pixels: np.ndarray) -> tuple[RGB, float]:
+    bins = (pixels // 32).astype(np.int32)
+    keys = bins[:, 0] * 64 + bins[:, 1] * 8 + bins[:, 2]
+    counts = np.bincount(keys, minlength=512)
+    top = int(counts.argmax())
+    chosen = pixels[keys == top]
+    median = np.median(chosen, axis=0)
+    return (int(median[0]), int(median[1]), int(median[2])), counts[top] / len(pixels)
+
+
+def ink_fraction(image: np.ndarray, box: tuple[float, float, float, float],
+                 background: RGB, tolerance: int = 24) -> float:
+    """Share of the SVG's pixels that differ from its background colour."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    region = image[max(0, y0):y1, max(0, x0):x1, :3].astype(np.int16)
+    if region.size == 0:
+        return 0.0
+    diff = np.abs(region - np.array(background, dtype=np.int16)).max(axis=2)
+    return float((diff > tolerance).mean())
+
+
+def hex_color(rgb: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+@dataclass(frozen=True)
+class Selector:
+    """Which shapes a phrase like "the red circle" or "the text 'STOP'" picks out."""
+
+    kind: str
+    color: ColorSpec | None = None
+    text: str | None = None
+
+    def select(self, facts: SvgFacts) -> list[Shape]:
+        return [s for s in facts.drawn if self._kind_ok(s) and self._color_ok(s)
+                and (self.text is None or self.text.lower() in s.text.lower())]
+
+    def _kind_ok(self, shape: Shape) -> bool:
+        if self.kind == ANY_ELEMENT:
+            return True
+        if self.kind == ANY_SHAPE:
+            return shape.tag != "text"
+        return self.kind in shape.kinds
+
+    def _color_ok(self, shape: Shape) -> bool:
+        return self.color is None or any(self.color.matches(c) for c in shape.main_colors)
+
+    def describe(self) -> str:
+        color = f"{self.color.text} " if self.color else ""
+        text = f" {self.text!r}" if self.text is not None else ""
+        return f"{color}{self.kind}{text}"
+
+
+@dataclass(frozen=True)
+class BackgroundColor:
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        seen = scene.background
+        return self.color.matches(seen), f"background is {hex_color(seen)}"
+
+    def describe(self) -> str:
+        return f"background is {self.color.text}"
+
+
+@dataclass(frozen=True)
+class ColorsUsed:
+    """Every listed colour (or, with ``any_of``, one of them) is painted somewhere."""
+
+    colors: tuple[ColorSpec, ...]
+    any_of: bool = False
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        painted = {c for s in scene.facts.shapes for c in s.colors}
+        found = [c.text for c in self.colors if any(c.matches(p) for p in painted)]
+        passed = bool(found) if self.any_of else len(found) == len(self.colors)
+        missing = [c.text for c in self.colors if c.text not in found]
+        return passed, ("found " + ", ".join(found) if found else "none found") + (
+            f"; missing {', '.join(missing)}" if missing and not self.any_of else "")
+
+    def describe(self) -> str:
+        joiner = " or " if self.any_of else " and "
+        return "uses " + joiner.join(c.text for c in self.colors)
+
+
+_OPS = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b}
+
+
+@dataclass(frozen=True)
+class ShapeCount:
+    selector: Selector
+    op: str
+    n: int
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        count = len(self.selector.select(scene.facts))
+        return _OPS[self.op](count, self.n), f"found {count} {self.selector.describe()}"
+
+    def describe(self) -> str:
+        return f"count({self.selector.describe()}) {self.op} {self.n}"
+
+
+@dataclass(frozen=True)
+class AllColored:
+    """Every shape of a kind has the colour (and there is at least one)."""
+
+    selector: Selector
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        shapes = self.selector.select(scene.facts)
+        wrong = [s for s in shapes if not any(self.color.matches(c) for c in s.main_colors)]
+        return bool(shapes) and not wrong, f"{len(shapes) - len(wrong)} of {len(shapes)} match"
+
+    def describe(self) -> str:
+        return f"all {self.selector.describe()} are {self.color.text}"
+
+
+@dataclass(frozen=True)
+class Outlined:
+    """Some selected shape is stroked in the colour."""
+
+    selector: Selector
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        shapes = self.selector.select(scene.facts)
+        hits = [s for s in shapes if any(self.color.matches(c) for c in s.stroke)]
+        return bool(hits), f"{len(hits)} of {len(shapes)} {self.selector.describe()} outlined"
+
+    def describe(self) -> str:
+        return f"{self.selector.describe()} outlined {self.color.text}"
+
+
+RELATIONS = ("above", "below", "left_of", "right_of", "inside")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """Some shape picked by ``a`` (with ``every``: each one) stands in ``relation`` to some
+    other shape picked by ``b`` (above/below/left/right compare centres; inside, boxes)."""
+
+    a: Selector
+    relation: str
+    b: Selector
+    every: bool = False
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        first, second = self.a.select(scene.facts), self.b.select(scene.facts)
+        if not first or not second:
+            return False, f"found {len(first)} {self.a.describe()}, {len(second)} {self.b.describe()}"
+        w, h = scene.facts.canvas_size
+        slack = 0.01 * max(w, h)
+        holds = [any(x is not y and _related(x, self.relation, y, slack) for y in second)
+                 for x in first]
+        passed = all(holds) if self.every else any(holds)
+        return passed, f"holds for {sum(holds)} of {len(first)} {self.a.describe()}"
+
+    def describe(self) -> str:
+        every = "every " if self.every else ""
+        return f"{every}{self.a.describe()} {self.relation} {self.b.describe()}"
+
+
+def _related(a: Shape, relation: str, b: Shape, slack: float) -> bool:
+    (ax, ay), (bx, by) = a.center, b.center
+    if relation == "above":
+        return ay < by - slack
+    if relation == "below":
+        return ay > by + slack
+    if relation == "left_of":
+        return ax < bx - slack
+    if relation == "right_of":
+        return ax > bx + slack
+    if relation == "inside":
+        return (a.bbox[0] >= b.bbox[0] - slack and a.bbox[1] >= b.bbox[1] - slack
+                and a.bbox[2] <= b.bbox[2] + slack and a.bbox[3] <= b.bbox[3] + slack)
+    raise ValueError(f"unknown relation {relation!r}")
+
+
+REGIONS = ("center", "hcenter", "vcenter", "top", "bottom", "left", "right", "top_left",
+           "top_right", "bottom_left", "bottom_right", "top_left_corner", "top_right_corner",
+           "bottom_left_corner", "bottom_right_corner")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Some selected shape's centre lies in a region of the canvas."""
+
+    selector: Selector
+    region: str
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        shapes = self.selector.select(scene.facts)
+        if not shapes:
+            return False, f"found no {self.selector.describe()}"
+        x0, y0, x1, y1 = scene.facts.canvas
+        for shape in shapes:
+            u = (shape.center[0] - x0) / (x1 - x0)
+            v = (shape.center[1] - y0) / (y1 - y0)
+            if _in_region(u, v, self.region):
+                return True, f"centre at ({u:.2f}, {v:.2f}) of the canvas"
+        u = (shapes[0].center[0] - x0) / (x1 - x0)
+        v = (shapes[0].center[1] - y0) / (y1 - y0)
+        return False, f"centre at ({u:.2f}, {v:.2f}) of the canvas"
+
+    def describe(self) -> str:
+        return f"{self.selector.describe()} in {self.region}"
+
+
+def _in_region(u: float, v: float, region: str) -> bool:
+    tol = CENTER_TOLERANCE
+    corner = region.endswith("_corner")
+    limit = 1 / 3 if corner else 0.5
+    checks = {
+        "center": abs(u - 0.5) <= tol and abs(v - 0.5) <= tol,
+        "hcenter": abs(u - 0.5) <= tol,
+        "vcenter": abs(v - 0.5) <= tol,
+        "top": v < 0.5, "bottom": v > 0.5, "left": u < 0.5, "right": u > 0.5,
+    }
+    if region in checks:
+        return checks[region]
+    vertical, horizontal = region.removesuffix("_corner").split("_")
+    ok_v = v < limit if vertical == "top" else v > 1 - limit
+    ok_h = u < limit if horizontal == "left" else u > 1 - limit
+    return ok_v and ok_h
+
+
+@dataclass(frozen=True)
+class CanvasSize:
+    width: float
+    height: float
+
+    def check(self, scene: Scene) -> tuple[bool, str]:
+        facts = scene.facts
+        sizes = [facts.canvas_size]
+        if facts.width and facts.height:
+            sizes.append((facts.width, facts.height))
+        ok = any(abs(w - self.width) <= 1 and abs(h - self.height) <= 1 for w, h in sizes)
+        return ok, " or ".join(f"{w:g}x{h:g}" for w, h in sizes)
+
+    def describe(self) -> str:
+        return f"size {self.width:g}x{self.height:g}"
+
+
+Predicate = (BackgroundColor | ColorsUsed | ShapeCount | AllColored | Outlined | Relation
+             | Placement | CanvasSize)

@@ -1,0 +1,250 @@
+"""The svg reward: does the completion hold a safe, valid, non-blank SVG meeting its requirements?
+
+Components (each in [0, 1]):
+
+* ``format``: the completion is one fenced SVG block or a bare SVG document;
+* ``validity``: an SVG was found, parsed safely within the caps, and rendered;
+* ``non_blank``: at least 0.1 % of the drawn area differs from its background colour;
+* ``requirements``: passes / checked over the requirements a computed predicate
+  applies to (reported only when at least one does);
+* ``judge``: the judge's fulfilled / N, SVGBench's score (only when a judge answered).
+
+``R``, the requirement score, is ``judge`` when a judge answered, else
+``requirements``, else 0.5 (nothing could be checked: neither credit nor blame).
+
+``total = validity · (0.1 · format + non_blank · (0.1 + 0.8 · R))``
+
+so an invalid SVG scores 0, a valid but blank one at most 0.1, a drawing that
+meets nothing 0.2, and the rest is earned by meeting requirements.
+``SvgScore.passed`` is SVGBench's pass: R ≥ 0.5 on a valid, non-blank SVG, with R known.
+
+``score_svg`` is the pure part (facts, pixels, requirements, judge verdict in; score
+out); ``SvgReward`` extracts, parses, renders in a ``BrowserPool`` (or with the
+built-in rough rasteriser when no pool is given) and calls the judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from designrl.tasks.svg.extract import extract_svg
+from designrl.tasks.svg.facts import SvgFacts, svg_facts
+from designrl.tasks.svg.judge import Judge, JudgeVerdict
+from designrl.tasks.svg.page import PAGE_SIZE, content_box, svg_markup, svg_page
+from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgError, SvgLimits, parse_svg
+from designrl.tasks.svg.predicates import Scene, ink_fraction
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.requirements import parse_requirement
+
+FORMAT_WEIGHT = 0.1
+NON_BLANK_WEIGHT = 0.1
+REQUIREMENTS_WEIGHT = 0.8
+NEUTRAL_R = 0.5
+MIN_INK = 0.001
+PASS_AT = 0.5
+VERDICTS = ("pass", "fail", "unchecked")
+
+
+@dataclass
+class RequirementResult:
+    """One requirement's verdict. ``source`` is ``predicate``, ``judge`` or None (unchecked,
+    or failed with the SVG); ``judge`` is the judge's opinion whenever it gave one."""
+
+    text: str
+    verdict: str
+    source: str | None = None
+    check: str | None = None
+    detail: str = ""
+    judge: bool | None = None
+
+
+@dataclass
+class SvgScore:
+    total: float
+    components: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+    details: list[RequirementResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    judge_error: str | None = None
+
+    @property
+    def requirement_score(self) -> float | None:
+        """R as used in the total, or None when nothing was checked."""
+        if "judge" in self.components:
+            return self.components["judge"]
+        return self.components.get("requirements")
+
+    @property
+    def passed(self) -> bool:
+        r = self.requirement_score
+        return (r is not None and r >= PASS_AT and self.components.get("validity") == 1.0
+                and self.components.get("non_blank") == 1.0)
+
+
+def check_requirements(requirements: Sequence[str], scene: Scene) -> list[RequirementResult]:
+    """Each requirement's computed verdict (``unchecked`` where no predicate applies)."""
+    results = []
+    for text in requirements:
+        predicate = parse_requirement(text)
+        if predicate is None:
+            results.append(RequirementResult(text, "unchecked"))
+            continue
+        passed, detail = predicate.check(scene)
+        results.append(RequirementResult(text, "pass" if passed else "fail", "predicate",
+                                         predicate.describe(), detail))
+    return results
+
+
+def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[str], *,
+              format_ok: bool = True, verdict: JudgeVerdict | None = None,
+              size: int = PAGE_SIZE) -> SvgScore:
+    """Score a parsed and rendered SVG. ``image`` is the rendered page (H, W, 3 uint8) as
+    laid out by ``svg_page``; None rasterises ``facts`` roughly instead."""
+    if image is None:
+        image = rasterize(facts, size)
+    image = _as_page(image, size)
+    scene = Scene(facts, image, content_box(facts, size))
+    ink = ink_fraction(image, scene.box, scene.background)
+    details = check_requirements(requirements, scene)
+    components = {"format": float(format_ok), "validity": 1.0, "non_blank": float(ink >= MIN_INK)}
+    checked = [d for d in details if d.verdict != "unchecked"]
+    if checked:
+        components["requirements"] = sum(d.verdict == "pass" for d in checked) / len(checked)
+    judge_error = None
+    if verdict is not None and requirements:
+        if verdict.ok and verdict.n == len(requirements):
+            components["judge"] = float(verdict.score or 0.0)
+            for index, detail in enumerate(details):
+                detail.judge = index in verdict.fulfilled
+                if detail.verdict == "unchecked":
+                    detail.verdict = "pass" if detail.judge else "fail"
+                    detail.source = "judge"
+        else:
+            judge_error = verdict.error or f"judge answered for {verdict.n} requirements, " \
+                                           f"not {len(requirements)}"
+    r = components.get("judge", components.get("requirements", NEUTRAL_R))
+    total = components["validity"] * (
+        FORMAT_WEIGHT * components["format"]
+        + components["non_blank"] * (NON_BLANK_WEIGHT + REQUIREMENTS_WEIGHT * r))
+    warnings = list(facts.warnings)
+    if not components["non_blank"]:
+        warnings.append(f"blank: {ink:.4%} of the drawing differs from its background")
+    return SvgScore(total, components, None, details, warnings, judge_error)
+
+
+def failed_score(error: str, requirements: Sequence[str], *, format_ok: bool = False,
+                 warnings: Sequence[str] = ()) -> SvgScore:
+    """The score of a completion with no usable SVG: 0, every requirement failed."""
+    details = [RequirementResult(text, "fail", None, None, error) for text in requirements]
+    return SvgScore(0.0, {"format": float(format_ok), "validity": 0.0, "non_blank": 0.0},
+                    error, details, list(warnings))
+
+
+def _as_page(image: np.ndarray, size: int) -> np.ndarray:
+    image = np.asarray(image)
+    if image.ndim == 2:
+        image = np.stack([image] * 3, axis=-1)
+    image = image[..., :3]
+    if image.shape[:2] != (size, size):  # a device scale factor other than 1
+        from PIL import Image
+
+        image = np.asarray(Image.fromarray(image.astype(np.uint8)).resize((size, size)))
+    return image.astype(np.uint8, copy=False)
+
+
+def decode_png(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        return np.asarray(img.convert("RGB"))
+
+
+def encode_png(image: np.ndarray) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.fromarray(image).save(out, format="PNG")
+    return out.getvalue()
+
+
+@dataclass
+class PreparedSvg:
+    """An extracted, parsed SVG: its text, facts, and the markup that gets rendered."""
+
+    svg: str
+    facts: SvgFacts
+    markup: str
+    format_ok: bool
+
+
+def prepare(completion: str, limits: SvgLimits = DEFAULT_LIMITS,
+            size: int = PAGE_SIZE) -> PreparedSvg | tuple[str, bool]:
+    """Extract, parse and lay out; an ``(error, format_ok)`` pair when that fails."""
+    found = extract_svg(completion, limits)
+    if found.svg is None:
+        return (found.error or "no_svg", False)
+    try:
+        root = parse_svg(found.svg, limits)
+        facts = svg_facts(root, limits)
+    except SvgError as exc:
+        return (f"{exc.code}: {exc.message}", found.well_formatted)
+    except RecursionError:  # defensive: the depth caps should make this unreachable
+        return ("too_deep: nesting too deep to process", found.well_formatted)
+    return PreparedSvg(found.svg, facts, svg_markup(root, facts, size), found.well_formatted)
+
+
+class SvgReward:
+    """Scores completions for svg items.
+
+    ``pool``: a started ``designrl.render.BrowserPool`` (or anything with its async
+    ``render(html, viewport=, full_page=)``); None rasterises roughly with PIL, for
+    tests and browser-less runs. ``judge``: an optional ``Judge`` (``OpenAIJudge``).
+    """
+
+    def __init__(self, pool=None, judge: Judge | None = None, *, size: int = PAGE_SIZE,
+                 limits: SvgLimits = DEFAULT_LIMITS) -> None:
+        self.pool = pool
+        self.judge = judge
+        self.size = size
+        self.limits = limits
+
+    async def score(self, completion: str, requirements: Sequence[str]) -> SvgScore:
+        """The reward of one completion (any text) for one item's requirements."""
+        prepared = await asyncio.to_thread(prepare, completion, self.limits, self.size)
+        if isinstance(prepared, tuple):
+            error, format_ok = prepared
+            return failed_score(error, requirements, format_ok=format_ok)
+        png: bytes | None = None
+        if self.pool is None:
+            image = rasterize(prepared.facts, self.size)
+        else:
+            result = await self.pool.render(svg_page(prepared.markup, self.size),
+                                            viewport=(self.size, self.size), full_page=False)
+            if not result.ok or not result.png:
+                problem = result.error or ("timed_out" if result.timed_out else "empty screenshot")
+                return failed_score(f"render_failed: {problem}", requirements,
+                                    format_ok=prepared.format_ok,
+                                    warnings=prepared.facts.warnings)
+            png = result.png
+            image = decode_png(png)
+        verdict = None
+        if self.judge is not None and requirements:
+            if png is None and getattr(self.judge, "multimodal", True):
+                png = encode_png(image)
+            verdict = await self.judge.judge(prepared.svg, requirements, png)
+        return score_svg(prepared.facts, image, requirements, format_ok=prepared.format_ok,
+                         verdict=verdict, size=self.size)
+
+    async def score_many(self, completions: Sequence[str],
+                         requirements: Sequence[Sequence[str]]) -> list[SvgScore]:
+        """Score completions concurrently (bounded by the pool's pages)."""
+        if len(completions) != len(requirements):
+            raise ValueError("one list of requirements per completion")
+        return list(await asyncio.gather(*(self.score(c, r)
+                                           for c, r in zip(completions, requirements,
+                                                           strict=True))))

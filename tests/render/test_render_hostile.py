@@ -1,0 +1,155 @@
+"""Hostile pages: each is a scored failure or a recorded block within its cap, and the pool
+keeps serving right after. Nothing a page asks for ever reaches the network."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.async_api import Route, WebSocketRoute
+
+from designrl.render import RenderResult
+
+pytestmark = pytest.mark.integration
+
+POOL_TIMEOUT_S = 4.0  # the per-job limit of this module's pool
+WAITS_OUT = POOL_TIMEOUT_S + 4  # cases that run into the limit, plus cleanup
+WITHIN = POOL_TIMEOUT_S + 2  # cases that must end without waiting the limit out (slow CI slack)
+
+NORMAL = "<h2 style='color:#222'>normal page</h2>"
+
+
+@dataclass
+class Case:
+    html: str
+    check: Callable[[RenderResult], bool]
+    cap_s: float
+
+
+def blocked(*urls: str) -> Callable[[RenderResult], bool]:
+    return lambda r: all(u in r.blocked_requests for u in urls)
+
+
+CASES = {
+    "infinite_loop": Case(
+        "<p>spin</p><script>while (true) {}</script>",
+        lambda r: r.timed_out and r.error == "timeout" and r.png == b"", WAITS_OUT),
+    "loop_after_load": Case(
+        "<p>spin</p><script>onload = () => setTimeout(() => { for (;;) {} }, 0)</script>",
+        lambda r: not r.ok, WAITS_OUT),
+    "huge_dom": Case(
+        "<body><script>const f = document.createDocumentFragment();"
+        "for (let i = 0; i < 120000; i++) f.appendChild(document.createElement('div'));"
+        "document.body.appendChild(f);</script></body>",
+        lambda r: r.error == "dom_too_large" and r.dom_nodes > 120000, WAITS_OUT),
+    "alert_loop": Case(
+        "<p>x</p><script>for (;;) alert('again')</script>",
+        lambda r: r.error == "too_many_dialogs" and r.dialogs > 20, WITHIN),
+    "outside_fetch_and_img": Case(
+        "<img src='http://example.com/x.png'><p>x</p>"
+        "<script>fetch('http://example.com/data.json').catch(() => {});"
+        "navigator.sendBeacon('https://tracker.example/b', 'x');</script>",
+        lambda r: r.ok and blocked("http://example.com/x.png", "http://example.com/data.json",
+                                   "https://tracker.example/b")(r), WITHIN),
+    "file_urls": Case(
+        "<img src='file:///etc/passwd'><iframe src='file:///etc/passwd'></iframe><p>x</p>",
+        lambda r: r.ok and r.blocked_requests.count("file:///etc/passwd") == 2, WITHIN),
+    "meta_refresh_away": Case(
+        "<meta http-equiv='refresh' content='0;url=http://evil.example/'><p>still here</p>",
+        lambda r: r.ok and blocked("http://evil.example/")(r)
+        and [b.text for b in r.text_blocks] == ["still here"], WITHIN),
+    "location_reload_loop": Case(
+        "<p>stay</p><script>location.reload()</script>",
+        lambda r: r.ok and [b.text for b in r.text_blocks] == ["stay"], WITHIN),
+    "popup": Case(
+        "<p>x</p><script>window.open('http://evil.example/pop')</script>",
+        lambda r: r.ok and r.popups == 1 and blocked("http://evil.example/pop")(r), WITHIN),
+    "scripted_download": Case(
+        "<p>x</p><script>const a = document.createElement('a');"
+        "a.href = URL.createObjectURL(new Blob(['payload'])); a.download = 'x.txt';"
+        "document.body.appendChild(a); a.click();</script>",
+        lambda r: r.ok and r.downloads == 1, WITHIN),
+    "websocket": Case(
+        "<p>x</p><script>new WebSocket('ws://evil.example/socket')</script>",
+        lambda r: r.ok and blocked("ws://evil.example/socket")(r), WITHIN),
+    "webrtc": Case(
+        "<p>x</p><script>new RTCPeerConnection({iceServers: [{urls: 'stun:192.0.2.1:3478'}]})"
+        "</script>",
+        lambda r: r.ok and any("RTCPeerConnection" in e for e in r.page_errors), WITHIN),
+    "history_flood": Case(
+        "<p>x</p><script>for (let i = 0; i < 100000; i++) history.pushState({}, '', '#' + i)"
+        "</script>",
+        lambda r: r.ok, WITHIN),
+    "worker_fetch": Case(
+        "<p>x</p><script>new Worker(URL.createObjectURL(new Blob(["
+        "'fetch(\"http://evil.example/w\").catch(() => {})'])))</script>",
+        lambda r: r.ok and blocked("http://evil.example/w")(r), WITHIN),
+    "deep_nesting": Case(
+        "<body><script>let e = document.body; for (let i = 0; i < 20000; i++) {"
+        "const d = document.createElement('div'); e.appendChild(d); e = d; }</script>",
+        lambda r: r.ok or r.error == "page_crashed", WITHIN),
+    "input_50mb": Case("<p>" + "x" * 50_000_000, lambda r: r.error == "input_too_large", 1),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_hostile_page_is_contained_and_pool_keeps_serving(runner, name):
+    case = CASES[name]
+    started = time.monotonic()
+    result = runner.render(case.html)
+    elapsed = time.monotonic() - started
+    assert case.check(result), (name, result.error, result.blocked_requests, result.page_errors)
+    assert elapsed < case.cap_s, f"{name} took {elapsed:.1f}s"
+    after = runner.render(NORMAL)
+    assert after.ok and [b.text for b in after.text_blocks] == ["normal page"], after.error
+
+
+NETWORK_CASES = ["outside_fetch_and_img", "file_urls", "meta_refresh_away", "popup",
+                 "websocket", "scripted_download", "webrtc", "worker_fetch"]
+OUR_HOSTS = {"designrl.page", "designrl.assets"}
+
+
+def test_no_request_leaves_the_machine(runner, monkeypatch):
+    """Every request the router saw was fulfilled by us or aborted; none went to the network."""
+    answered: list[tuple[str, str]] = []
+
+    def recording(method: str, original=None):
+        async def wrapper(self, *args, **kwargs):
+            answered.append((method, self.request.url if hasattr(self, "request") else self.url))
+            if original is not None:
+                return await original(self, *args, **kwargs)
+            raise AssertionError(f"{method} would reach the network")
+        return wrapper
+
+    monkeypatch.setattr(Route, "fulfill", recording("fulfill", Route.fulfill))
+    monkeypatch.setattr(Route, "abort", recording("abort", Route.abort))
+    monkeypatch.setattr(Route, "continue_", recording("continue", Route.continue_))
+    monkeypatch.setattr(Route, "fallback", recording("fallback"))
+    monkeypatch.setattr(Route, "fetch", recording("fetch"))
+    monkeypatch.setattr(WebSocketRoute, "connect_to_server", recording("ws_connect"))
+
+    page = ("<link rel=stylesheet href='https://cdn.example/x.css'>"
+            "<img src='rick.jpg'><img src='http://designrl.assets/rick.jpg'>"
+            "<img src='data:image/gif;base64,R0lGODlhAQABAAAAACw='><p>mixed</p>")
+    results = [runner.render(page)] + [runner.render(CASES[n].html) for n in NETWORK_CASES]
+    assert all(r.ok for r in results), [r.error for r in results]
+
+    methods = {m for m, _ in answered}
+    assert methods <= {"fulfill", "abort", "continue"}, methods
+    for method, url in answered:
+        if method == "continue":
+            assert url.startswith(("data:", "blob:")), url
+        elif method == "fulfill":
+            assert urlsplit(url).hostname in OUR_HOSTS, url
+    for result in results:
+        assert all(urlsplit(u).hostname in OUR_HOSTS for u in result.served_requests)
+        assert not any(urlsplit(u).hostname in OUR_HOSTS for u in result.blocked_requests)
+    aborted = {url for m, url in answered if m == "abort"}
+    assert {"https://cdn.example/x.css", "http://example.com/x.png",
+            "http://evil.example/", "http://evil.example/pop"} <= aborted
+    fulfilled = {url for m, url in answered if m == "fulfill"}
+    assert {"http://designrl.page/rick.jpg", "http://designrl.assets/rick.jpg"} <= fulfilled
+    assert results[0].blocked_requests == ["https://cdn.example/x.css"]
