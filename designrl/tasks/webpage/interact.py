@@ -1,0 +1,402 @@
+"""Interactive checks: click, fill and submit what a page offers, and see whether it responds.
+
+For each picked target (``targets.py``, up to ``budget``) the page is brought to
+rest, the target scrolled into view and hovered, then a *before* state is taken
+(viewport screenshot, DOM mutation counter reset, scroll position, dialog and
+error counts). The action follows: a real mouse click at a point where the target
+is on top, or for fields and forms real key presses (then Enter or the submit
+button). The page responds when, without a new page error:
+
+* ``dom``: the DOM changed (MutationObserver records) more than twice as much as
+  it changes on its own (its mutation rate in an idle window, times the length of
+  the action's window; any change for a quiet page);
+* ``pixels``: after scrolling back to where it was and finishing animations, at
+  least ``PIXEL_MIN`` viewport pixels changed by more than ``PIXEL_DELTA``
+  outside the target's own box (plus ``MASK_PAD``; hover, focus and typed text
+  are not a response), leaving out regions touching what changed on its own in an
+  idle window (taken before the first interaction, and again on a restless page
+  whenever the target is seen from another scroll position);
+* ``scroll``: a button or link scrolled the page (not ``href="#"``);
+* ``anchor``: a link to a ``#fragment`` that exists in the page was followed;
+* ``dialog``: the page showed an alert / confirm / prompt (dismissed by the sandbox).
+
+Navigation away is blocked by the sandbox: a click that only tries to leave is
+``no_response`` (``blocked_navigation`` in the record), not a crash. An action that
+does not return within ``action_timeout_s`` (an endless loop in a handler), floods
+dialogs, crashes the page or grows the DOM past the pool's cap ends the checks
+with ``PageHung``, so the caller leaves the page with an error and the pool
+recycles it.
+
+``score_interactions``: passed / attempted; a page with nothing to interact with
+scores ``NO_TARGETS_SCORE`` = 0, because pages in this family are asked to be
+interactive and a page without controls should not out-score one whose controls
+work (it ties with a page whose controls are all dead).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from scipy import ndimage
+
+from designrl.render.dom import SETTLE_JS
+from designrl.render.events import error_text
+from designrl.tasks.webpage.targets import (
+    CLICK_JS,
+    FILL_JS,
+    FOCUS_JS,
+    KIND_ORDER,
+    LINK_JS,
+    NEXT_JS,
+    POINT_JS,
+    RESTORE_SCROLL_JS,
+    SETUP_JS,
+    STATE_JS,
+    SUBMIT_JS,
+)
+
+if TYPE_CHECKING:
+    from designrl.render.events import PageEvents
+    from designrl.render.isolated import IsolatedWorld
+
+NO_TARGETS_SCORE = 0.0
+PIXEL_DELTA = 24
+PIXEL_MIN = 100
+MASK_PAD = 8
+POLL_S = 0.05
+
+
+class PageHung(Exception):
+    """The page stopped answering (or turned hostile) during the checks; ``reason`` says how."""
+
+    def __init__(self, reason: str, interactions: Interactions | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.interactions = interactions
+
+
+@dataclass
+class Interaction:
+    kind: str
+    label: str
+    passed: bool = False
+    via: list[str] = field(default_factory=list)
+    reason: str = ""
+    """Why it did not pass: ``no_response``, ``page_error``, ``gone``, ``timeout`` ..."""
+    mutations: int = 0
+    changed_pixels: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class Interactions:
+    attempted: list[Interaction] = field(default_factory=list)
+    available: dict[str, int] = field(default_factory=dict)
+    restless: bool = False
+    """The page changed on its own while idle (timers, animations)."""
+    stopped: str | None = None
+    """Why the checks ended early (``timeout``, ``too_many_dialogs``, ...), or None."""
+
+    @property
+    def passed(self) -> int:
+        return sum(i.passed for i in self.attempted)
+
+    def as_details(self) -> dict[str, Any]:
+        return {"attempted": len(self.attempted), "passed": self.passed,
+                "available": self.available, "restless": self.restless,
+                "stopped": self.stopped,
+                "records": [asdict(i) for i in self.attempted]}
+
+
+def score_interactions(records: Sequence[Interaction]) -> float:
+    """passed / attempted, or ``NO_TARGETS_SCORE`` when nothing could be tried."""
+    if not records:
+        return NO_TARGETS_SCORE
+    return sum(r.passed for r in records) / len(records)
+
+
+def decode_png(png: bytes) -> np.ndarray:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        return np.asarray(img.convert("RGB"))
+
+
+def changed_mask(before: np.ndarray, after: np.ndarray, delta: int = PIXEL_DELTA) -> np.ndarray:
+    """Pixels whose colour moved by more than ``delta`` in some channel (shapes must match)."""
+    if before.shape != after.shape:
+        return np.ones(after.shape[:2], dtype=bool)
+    return (np.abs(before.astype(np.int16) - after.astype(np.int16)) > delta).any(axis=2)
+
+
+def box_mask(shape: tuple[int, ...], boxes: Sequence[Sequence[float]], pad: int = MASK_PAD
+             ) -> np.ndarray:
+    """True inside any (x, y, w, h) viewport box grown by ``pad`` px."""
+    mask = np.zeros(shape[:2], dtype=bool)
+    height, width = shape[:2]
+    for x, y, w, h in boxes:
+        x0, y0 = max(0, int(x) - pad), max(0, int(y) - pad)
+        x1, y1 = min(width, int(x + w) + pad + 1), min(height, int(y + h) + pad + 1)
+        if x1 > x0 and y1 > y0:
+            mask[y0:y1, x0:x1] = True
+    return mask
+
+
+def count_changed(before: np.ndarray, after: np.ndarray, ignore: np.ndarray | None = None,
+                  restless: np.ndarray | None = None) -> int:
+    """Changed pixels outside ``ignore``, leaving out every changed region that touches
+    ``restless`` (what changed on its own: a ticking counter that grows a digit changes
+    pixels next to where it ticked, not only where)."""
+    changed = changed_mask(before, after)
+    if ignore is not None and ignore.shape == changed.shape:
+        changed &= ~ignore
+    if restless is not None and restless.shape == changed.shape and changed.any():
+        grown = ndimage.binary_dilation(changed, iterations=MASK_PAD)
+        labels, _ = ndimage.label(grown)
+        touching = np.unique(labels[restless & grown])
+        changed &= ~np.isin(labels, touching[touching > 0])
+    return int(changed.sum())
+
+
+async def guarded(coro, timeout_s: float, events: PageEvents, max_dialogs: int = 20):
+    """Await ``coro`` within ``timeout_s``, ending early when the page floods dialogs or
+    crashes; ``PageHung`` says which. The coroutine is cancelled when it does not finish."""
+    task = asyncio.ensure_future(coro)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while not task.done():
+            if events.dialogs > max_dialogs:
+                raise PageHung("too_many_dialogs")
+            if events.crashed:
+                raise PageHung("page_crashed")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PageHung("timeout")
+            await asyncio.wait({task}, timeout=min(POLL_S, left))
+        return task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+async def terminate_scripts(cdp) -> None:
+    """Stop whatever script is spinning in the page, so it can be closed promptly."""
+    try:
+        await asyncio.wait_for(cdp.send("Runtime.terminateExecution"), 1.0)
+    except Exception:  # the page may be gone or stuck in a dialog: closing handles it
+        pass
+
+
+class Interactor:
+    """Runs the checks on one loaded page (a Playwright ``page`` from ``pool.page``)."""
+
+    def __init__(self, page, world: IsolatedWorld, events: PageEvents, *, budget: int = 6,
+                 action_timeout_s: float = 3.0, time_budget_s: float = 10.0,
+                 settle_s: float = 0.35, max_dialogs: int = 20, max_dom_nodes: int = 50_000
+                 ) -> None:
+        self.page = page
+        self.world = world
+        self.events = events
+        self.budget = budget
+        self.action_timeout_s = action_timeout_s
+        self.time_budget_s = time_budget_s
+        self.settle_s = settle_s
+        self.max_dialogs = max_dialogs
+        self.max_dom_nodes = max_dom_nodes
+        self.idle_mutations = 0
+        self.idle_rate = 0.0
+        """DOM mutations per second the page makes on its own."""
+        self.idle_mask: np.ndarray | None = None
+        self.idle_scroll = (0.0, 0.0)
+        self.restless = False
+
+    # Guarded calls: every call into the page is bounded and watched for dialog floods.
+
+    async def _bounded(self, coro, timeout: float | None = None):
+        return await guarded(coro, timeout or self.action_timeout_s, self.events,
+                             self.max_dialogs)
+
+    async def _call(self, js: str, arg: Any = None):
+        return await self._bounded(self.world.call(js, arg))
+
+    async def _screenshot(self) -> np.ndarray:
+        reply = await self._bounded(self.world.cdp.send(
+            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}))
+        return decode_png(base64.b64decode(reply["data"]))
+
+    async def _settle(self) -> None:
+        await self._call(SETTLE_JS)
+
+    async def _state(self) -> dict:
+        state = await self._call(STATE_JS)
+        if int(state.get("nodes", 0)) > self.max_dom_nodes:
+            raise PageHung("dom_too_large")
+        return state
+
+    # The checks
+
+    async def run(self) -> Interactions:
+        out = Interactions()
+        started = time.monotonic()
+        try:
+            await self._call(SETUP_JS)
+            tried: list[str] = []
+            start = 0
+            while len(out.attempted) < self.budget:
+                if time.monotonic() - started > self.time_budget_s:
+                    out.stopped = "time_budget"
+                    break
+                found = await self._call(NEXT_JS, {"tried": tried, "start": start,
+                                                   "order": list(KIND_ORDER)})
+                if not out.available:
+                    out.available = {k: int(v) for k, v in found.get("counts", {}).items()}
+                target = found.get("next")
+                if not target:
+                    break
+                if not out.attempted:
+                    await self._idle_baseline()
+                    self.restless = out.restless = (self.idle_mutations > 0
+                                                    or self.idle_mask is not None)
+                tried.append(str(target["sig"]))
+                start = int(target["index"]) + 1
+                record = Interaction(kind=target["kind"], label=str(target["label"]))
+                out.attempted.append(record)
+                began = time.monotonic()
+                try:
+                    await self._interact(int(target["ref"]), record)
+                finally:
+                    record.seconds = round(time.monotonic() - began, 3)
+        except Exception as exc:
+            reason = exc.reason if isinstance(exc, PageHung) else f"error: {error_text(exc)}"
+            out.stopped = reason
+            if out.attempted and not out.attempted[-1].passed:
+                out.attempted[-1].reason = reason
+            await self._terminate()
+            raise PageHung(reason, out) from exc
+        return out
+
+    async def _terminate(self) -> None:
+        await terminate_scripts(self.world.cdp)
+
+    async def _idle_baseline(self) -> None:
+        await self._settle()
+        state = await self._state()
+        began = time.monotonic()
+        self.idle_scroll = (float(state["sx"]), float(state["sy"]))
+        first = await self._screenshot()
+        await asyncio.sleep(self.settle_s)
+        await self._settle()
+        second = await self._screenshot()
+        self.idle_mutations = int((await self._state())["mutations"])
+        self.idle_rate = self.idle_mutations / max(time.monotonic() - began, 1e-3)
+        changed = changed_mask(first, second)
+        self.idle_mask = ndimage.binary_dilation(changed, iterations=MASK_PAD) \
+            if changed.any() else None
+
+    async def _interact(self, ref: int, record: Interaction) -> None:
+        kind = record.kind
+        point = await self._call(POINT_JS, {"ref": ref, "scroll": True})
+        if point.get("gone"):
+            record.reason = "gone"
+            return
+        masks = [point["box"]]
+        if kind != "form" and point.get("inside"):
+            await self._bounded(self.page.mouse.move(point["x"], point["y"]))
+        await self._settle()
+        if self.restless:  # what ticks on its own, seen from where this target is
+            state = await self._state()
+            if (float(state["sx"]), float(state["sy"])) != self.idle_scroll:
+                await self._idle_baseline()
+        before_state = await self._state()
+        window_began = time.monotonic()
+        before = await self._screenshot()
+        errors, dialogs = len(self.events.page_errors), self.events.dialogs
+        blocked, popups = len(self.events.blocked_requests), self.events.popups
+        link = await self._call(LINK_JS, {"ref": ref}) if kind == "link" else None
+
+        if kind in ("form", "field"):
+            masks += await self._fill_and_submit(ref, kind)
+        else:
+            await self._click(ref, point)
+
+        # Wait for a response: DOM changes, dialogs and scrolling end the wait early.
+        state = await self._state()
+        mutations = int(state["mutations"])
+        waited = 0.0
+        while waited < self.settle_s and not (
+                mutations > self._idle_allowance(window_began)
+                or self.events.dialogs > dialogs or state["hash"] != before_state["hash"]
+                or (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])):
+            await asyncio.sleep(POLL_S * 2)
+            waited += POLL_S * 2
+            state = await self._state()
+            mutations += int(state["mutations"])
+        record.mutations = mutations
+        via = record.via
+        if mutations > self._idle_allowance(window_began):
+            via.append("dom")
+        if self.events.dialogs > dialogs:
+            via.append("dialog")
+        scrolled = (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])
+        if link is not None and link["exists"] and state["hash"] == link["href"]:
+            via.append("anchor")
+        elif scrolled and kind in ("button", "link") and not (link is not None and link["dead"]):
+            via.append("scroll")
+        if not via:
+            if scrolled:
+                await self._call(RESTORE_SCROLL_JS, {"x": before_state["sx"],
+                                                     "y": before_state["sy"]})
+            await self._settle()
+            after = await self._screenshot()
+            record.changed_pixels = count_changed(before, after, box_mask(after.shape, masks),
+                                                  self.idle_mask)
+            if record.changed_pixels >= PIXEL_MIN:
+                via.append("pixels")
+        new_errors = len(self.events.page_errors) > errors
+        record.passed = bool(via) and not new_errors
+        if new_errors:
+            record.reason = "page_error"
+        elif not via:
+            record.reason = "no_response"
+            if self.events.popups > popups:
+                record.reason = "no_response: popup_blocked"
+            elif len(self.events.blocked_requests) > blocked:
+                record.reason = "no_response: blocked_navigation"
+
+    def _idle_allowance(self, since: float) -> float:
+        """Mutations a restless page makes on its own since ``since``, doubled."""
+        return 2.0 * self.idle_rate * (time.monotonic() - since)
+
+    async def _click(self, ref: int, point: dict) -> None:
+        if point.get("inside"):
+            await self._bounded(self.page.mouse.click(point["x"], point["y"]))
+        else:  # off-screen or covered everywhere: what a keyboard user's activation does
+            await self._call(CLICK_JS, {"ref": ref})
+
+    async def _fill_and_submit(self, ref: int, kind: str) -> list:
+        plan = await self._call(FILL_JS, {"ref": ref})
+        typed = plan.get("typed", [])
+        for entry in typed:
+            await self._call(FOCUS_JS, {"ref": entry["ref"]})
+            await self._bounded(self.page.keyboard.type(str(entry["value"])))
+        masks = list(plan.get("boxes", []))
+        submit = plan.get("submit")
+        if kind == "form" and submit is not None:
+            point = await self._call(POINT_JS, {"ref": submit, "scroll": False})
+            if not point.get("gone"):
+                masks.append(point["box"])
+                await self._click(int(submit), point)
+                return masks
+        if typed:
+            await self._call(FOCUS_JS, {"ref": typed[-1]["ref"]})
+            await self._bounded(self.page.keyboard.press("Enter"))
+        elif kind == "form":
+            await self._call(SUBMIT_JS, {"ref": ref})
+        return masks

@@ -1,0 +1,306 @@
+"""The webpage reward: does a model-written page run, look designed, and respond when used?
+
+Components (each in [0, 1], all named in ``WebpageScore.components``):
+
+* execution: ``loads`` (the page rendered within the pool's caps), ``non_blank``
+  (``space.is_blank``), ``no_page_errors`` (no uncaught error while loading),
+  ``stable`` (no interaction hung the page: endless handler, dialog flood, DOM past
+  the cap, crash); ``execution = loads * non_blank * (1 if no_page_errors and stable
+  else ERROR_FACTOR)``;
+* static aesthetics (``static.py``): ``axe``, ``contrast``, ``overlap``, ``text_fit``,
+  ``alignment``, ``type_scale``, ``whitespace``, ``color_harmony``, and their
+  weighted mean ``static``;
+* ``interaction`` (``interact.py``): passed / attempted interactions (0 with none);
+* ``judge`` (optional): the OpenDesign rubric total / 100, when a judge answered.
+
+Total::
+
+    base  = STATIC_WEIGHT * static + INTERACTION_WEIGHT * interaction      (0.5 / 0.5)
+    base  = (1 - JUDGE_WEIGHT) * base + JUDGE_WEIGHT * judge               (with a judge, 0.3)
+    total = execution * base
+
+so a page that does not load or shows nothing scores 0, a page that throws while
+loading or hangs when used keeps ``ERROR_FACTOR`` (0.3) of its credit (it shows
+something, but broken code is a failure of the task), and the rest is earned
+equally by looking designed and by responding when used. A judge error is recorded in
+``details["judge"]["error"]`` and the total is computed without it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from designrl.render.isolated import IsolatedWorld
+from designrl.render.session import RenderError
+from designrl.render.types import RenderResult
+from designrl.tasks.webpage.axe import AxeViolation, run_axe
+from designrl.tasks.webpage.extract import extract_page
+from designrl.tasks.webpage.facts import (
+    LAYOUT_FACTS_JS,
+    MAX_RECTS_PER_NODE,
+    MAX_UNITS,
+    LayoutFacts,
+    facts_from_render,
+    parse_layout_facts,
+)
+from designrl.tasks.webpage.interact import (
+    Interactions,
+    Interactor,
+    PageHung,
+    decode_png,
+    guarded,
+    score_interactions,
+    terminate_scripts,
+)
+from designrl.tasks.webpage.judge import Judge, JudgeVerdict
+from designrl.tasks.webpage.space import is_blank
+from designrl.tasks.webpage.static import static_components, static_score
+
+STATIC_WEIGHT = 0.5
+INTERACTION_WEIGHT = 0.5
+JUDGE_WEIGHT = 0.3
+ERROR_FACTOR = 0.3
+HUNG_REASONS = frozenset({"timeout", "too_many_dialogs", "dom_too_large", "page_crashed"})
+
+
+@dataclass
+class WebpageScore:
+    total: float
+    components: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+    """Why the page earned nothing (``no_html_document``, ``timeout``, ``blank_page`` ...)."""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def judge_error(self) -> str | None:
+        return (self.details.get("judge") or {}).get("error")
+
+
+def execution_components(render: RenderResult, image: np.ndarray | None,
+                         load_errors: Sequence[str], hung: str | None = None
+                         ) -> tuple[dict[str, float], dict]:
+    """``loads``, ``non_blank``, ``no_page_errors``, ``stable`` and the ``execution`` gate.
+
+    ``hung`` is why the interactive checks had to stop (a handler that never returns,
+    a dialog flood, a DOM past the cap, a crash): the page broke while being used.
+    """
+    loads = float(render.ok and image is not None)
+    blank, blank_info = is_blank(image, render.text_blocks, render.elements) if loads else (
+        True, {"reason": "did not load"})
+    components = {"loads": loads, "non_blank": float(not blank),
+                  "no_page_errors": float(not load_errors), "stable": float(hung is None)}
+    clean = components["no_page_errors"] * components["stable"]
+    components["execution"] = loads * components["non_blank"] * (
+        1.0 if clean else ERROR_FACTOR)
+    return components, blank_info
+
+
+def total_score(components: Mapping[str, float]) -> float:
+    """The documented total from named components (``judge`` used when present)."""
+    base = (STATIC_WEIGHT * components.get("static", 0.0)
+            + INTERACTION_WEIGHT * components.get("interaction", 0.0))
+    if "judge" in components:
+        base = (1.0 - JUDGE_WEIGHT) * base + JUDGE_WEIGHT * components["judge"]
+    return float(min(1.0, max(0.0, components.get("execution", 0.0) * base)))
+
+
+@dataclass
+class _PageRun:
+    render: RenderResult | None = None
+    image: np.ndarray | None = None
+    facts: LayoutFacts | None = None
+    facts_error: str | None = None
+    violations: list[AxeViolation] | None = None
+    axe_error: str | None = None
+    load_errors: list[str] = field(default_factory=list)
+    interactions: Interactions | None = None
+    failure: str | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+class WebpageReward:
+    """Scores completions for webpage items with a started ``BrowserPool``.
+
+    ``interaction_budget``: interactions tried per page; ``action_timeout_s``: the
+    cap on one step of an interaction (an endless handler ends the checks there);
+    ``interaction_time_s``: no new interaction starts after this long;
+    ``settle_s``: how long a page may take to respond; ``page_timeout_s``: the cap
+    on everything done with one page (then it is a scored ``page_timeout``), counted
+    from when a pool page is free for it: concurrent calls beyond the pool's size
+    wait their turn first.
+    """
+
+    def __init__(self, pool, judge: Judge | None = None, interaction_budget: int = 6, *,
+                 action_timeout_s: float = 3.0, interaction_time_s: float = 10.0,
+                 settle_s: float = 0.35, static_timeout_s: float = 8.0,
+                 page_timeout_s: float = 45.0) -> None:
+        self.pool = pool
+        self.judge = judge
+        self.interaction_budget = interaction_budget
+        self.action_timeout_s = action_timeout_s
+        self.interaction_time_s = interaction_time_s
+        self.settle_s = settle_s
+        self.static_timeout_s = static_timeout_s
+        self.page_timeout_s = page_timeout_s
+        self._slots: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    async def score(self, completion: str, prompt: str | None = None) -> WebpageScore:
+        """The reward of one completion (any text) for one prompt; never raises for a bad page."""
+        started = time.monotonic()
+        html, well_formatted = extract_page(completion)
+        if html is None:
+            return WebpageScore(0.0, {"loads": 0.0, "execution": 0.0}, "no_html_document",
+                                {"well_formatted": False})
+        try:
+            async with self._page_slots():  # the page's time cap starts once it has a page
+                run = await asyncio.wait_for(self._run_page(html), self.page_timeout_s)
+        except TimeoutError:
+            return WebpageScore(0.0, {"loads": 0.0, "execution": 0.0}, "page_timeout",
+                                {"well_formatted": well_formatted,
+                                 "seconds": {"total": round(time.monotonic() - started, 3)}})
+        score = await asyncio.to_thread(self._score_run, run, well_formatted)
+        if self.judge is not None and score.components.get("execution", 0.0) > 0:
+            await self._add_judge(score, prompt, html, run)
+        score.details["seconds"] = {**run.seconds,
+                                    "total": round(time.monotonic() - started, 3)}
+        return score
+
+    async def score_many(self, completions: Sequence[str],
+                         prompts: Sequence[str | None] | None = None) -> list[WebpageScore]:
+        """Score completions concurrently (bounded by the pool's pages)."""
+        prompts = list(prompts) if prompts is not None else [None] * len(completions)
+        if len(prompts) != len(completions):
+            raise ValueError("one prompt per completion")
+        return list(await asyncio.gather(*(self.score(c, p)
+                                           for c, p in zip(completions, prompts, strict=True))))
+
+    def _page_slots(self) -> asyncio.Semaphore:
+        """At most one scoring per pool page at a time (per event loop)."""
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(max(1, int(getattr(self.pool, "size", 4)))))
+        return self._slots[1]
+
+    # The browser part: one lease of a pool page for the render, the static facts and the
+    # interactions. A page that hangs is left by raising, so the pool recycles it.
+
+    async def _run_page(self, html: str) -> _PageRun:
+        run = _PageRun()
+        began = time.monotonic()
+        session = self.pool.page(html)
+        try:
+            async with session as page:
+                await self._inspect(session, page, run)
+        except RenderError as exc:
+            run.render = exc.result
+        except PageHung as exc:
+            if run.interactions is None:
+                run.interactions = exc.interactions or Interactions(stopped=exc.reason)
+        except Exception as exc:  # a Playwright or CDP failure mid-way: score what we have
+            run.failure = f"{type(exc).__name__}: {str(exc)[:200]}"
+        run.seconds["page"] = round(time.monotonic() - began, 3)
+        return run
+
+    async def _inspect(self, session, page, run: _PageRun) -> None:
+        t0 = time.monotonic()
+        render = run.render = await session.snapshot()
+        run.seconds["render"] = round(time.monotonic() - t0, 3)
+        if not render.ok or not render.png:
+            return
+        run.load_errors = list(render.page_errors)
+        run.image = await asyncio.to_thread(decode_png, render.png)
+        max_dialogs = getattr(self.pool, "max_dialogs", 20)
+        cdp = await page.context.new_cdp_session(page)
+        try:
+            world = await IsolatedWorld.create(cdp)
+            t0 = time.monotonic()
+            try:
+                raw = await guarded(world.call(LAYOUT_FACTS_JS, {
+                    "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}),
+                    self.static_timeout_s, session.events, max_dialogs)
+                run.facts = parse_layout_facts(raw)
+            except Exception as exc:
+                run.facts_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                if isinstance(exc, PageHung):
+                    await terminate_scripts(cdp)
+            try:
+                run.violations = await guarded(run_axe(world), self.static_timeout_s,
+                                               session.events, max_dialogs)
+            except Exception as exc:
+                run.axe_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                if isinstance(exc, PageHung):
+                    await terminate_scripts(cdp)
+            run.seconds["static"] = round(time.monotonic() - t0, 3)
+            t0 = time.monotonic()
+            interactor = Interactor(
+                page, world, session.events, budget=self.interaction_budget,
+                action_timeout_s=self.action_timeout_s, time_budget_s=self.interaction_time_s,
+                settle_s=self.settle_s, max_dialogs=max_dialogs,
+                max_dom_nodes=self.pool.limits.max_dom_nodes)
+            try:
+                run.interactions = await interactor.run()
+            finally:
+                run.seconds["interactions"] = round(time.monotonic() - t0, 3)
+        finally:
+            try:
+                await asyncio.wait_for(cdp.detach(), 1.0)
+            except Exception:  # the page may be gone already
+                pass
+
+    # The pure part.
+
+    def _score_run(self, run: _PageRun, well_formatted: bool) -> WebpageScore:
+        render = run.render or RenderResult.failure("render_failed")
+        details: dict[str, Any] = {
+            "well_formatted": well_formatted,
+            "page_errors": list(render.page_errors)[:10],
+            "console_errors": len(render.console_errors),
+            "blocked_requests": len(render.blocked_requests),
+            "dialogs": render.dialogs,
+        }
+        if run.failure:
+            details["failure"] = run.failure
+        interactions = run.interactions or Interactions()
+        hung = interactions.stopped if interactions.stopped in HUNG_REASONS else None
+        components, blank_info = execution_components(render, run.image, run.load_errors, hung)
+        details["blank"] = blank_info
+        if not components["loads"]:
+            error = render.error or ("timeout" if render.timed_out else "render_failed")
+            return WebpageScore(0.0, components, error, details)
+        assert run.image is not None
+        facts = run.facts
+        if facts is None:
+            facts = facts_from_render(render, self.pool.viewport[0])
+            details["facts_error"] = run.facts_error
+        statics, static_details = static_components(render, run.image, facts, run.violations)
+        if run.axe_error:
+            static_details["axe"] = {"error": run.axe_error}
+        components.update(statics)
+        components["static"] = static_score(statics)
+        components["interaction"] = score_interactions(interactions.attempted)
+        details["static"] = static_details
+        details["interactions"] = interactions.as_details()
+        error = None if components["non_blank"] else "blank_page"
+        return WebpageScore(total_score(components), components, error, details)
+
+    async def _add_judge(self, score: WebpageScore, prompt: str | None, html: str,
+                         run: _PageRun) -> None:
+        assert self.judge is not None
+        png = run.render.png if run.render is not None and getattr(
+            self.judge, "multimodal", True) else None
+        t0 = time.monotonic()
+        try:
+            verdict = await self.judge.judge(prompt, html, png)
+        except Exception as exc:  # a judge that raises is still only a recorded error
+            verdict = JudgeVerdict(error=f"judge_failed: {type(exc).__name__}: {exc}"[:300])
+        score.details["judge"] = {"parts": verdict.parts, "error": verdict.error,
+                                  "seconds": round(time.monotonic() - t0, 3)}
+        if verdict.ok and verdict.score is not None:
+            score.components["judge"] = verdict.score
+            score.total = total_score(score.components)
