@@ -7,14 +7,7 @@ import struct
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from designrl.render.dom import (
-    COUNT_NODES_JS,
-    DOM_FACTS_JS,
-    MAX_TEXT_BLOCKS,
-    PAGE_SIZE_JS,
-    SETTLE_JS,
-    parse_dom_facts,
-)
+from designrl.render.dom import CAPTURE_JS, COUNT_NODES_JS, MAX_TEXT_BLOCKS, parse_dom_facts
 from designrl.render.events import PageEvents
 from designrl.render.isolated import IsolatedWorld
 from designrl.render.types import RenderResult
@@ -62,28 +55,41 @@ async def capture_page(
     limits: CaptureLimits,
     *,
     full_page: bool = True,
+    world: IsolatedWorld | None = None,
 ) -> RenderResult:
     """Count nodes (over the cap: ``dom_too_large``), settle, read DOM facts, screenshot.
 
     Nodes are counted before anything needs layout, so a huge DOM fails fast. The
     full-page screenshot is clipped to the viewport width and ``max_height``.
+    ``world`` is the isolated world the page was loaded with, if it is still the
+    current document's (saves making another). The reading is one evaluate and the
+    screenshot one CDP call: per-job round trips are most of a reused page's cost.
     """
-    world = await IsolatedWorld.create(cdp)
-    nodes = await count_nodes(world)
-    if nodes > limits.max_dom_nodes:
+    arg = {
+        "maxNodes": limits.max_dom_nodes,
+        "maxElements": limits.max_elements,
+        "maxTextBlocks": MAX_TEXT_BLOCKS,
+    }
+    if world is None:
+        raw = await (await IsolatedWorld.create(cdp)).call(CAPTURE_JS, arg)
+    else:
+        try:
+            raw = await world.call(CAPTURE_JS, arg)
+        except Exception:  # its execution context went with the document: make a new one
+            raw = await (await IsolatedWorld.create(cdp)).call(CAPTURE_JS, arg)
+    nodes = int(raw.get("nodes") or 0)
+    if "facts" not in raw:
         return result_from_events(events, dom_nodes=nodes, error="dom_too_large")
-    await world.call(SETTLE_JS)
-    raw = await world.call(
-        DOM_FACTS_JS, {"maxElements": limits.max_elements, "maxTextBlocks": MAX_TEXT_BLOCKS}
-    )
-    facts = parse_dom_facts(raw)
-    size = await world.call(PAGE_SIZE_JS)
+    facts = parse_dom_facts(raw["facts"])
     viewport = page.viewport_size or {"width": 1280, "height": 800}
-    page_height = int(size.get("height") or 0)
+    page_height = int((raw.get("size") or {}).get("height") or 0)
     params: dict = {"format": "png", "optimizeForSpeed": True}
     if full_page:
         height = max(1, min(max(page_height, viewport["height"]), limits.max_height))
-        params["captureBeyondViewport"] = True
+        # Beyond the viewport only when the page is taller (or scrolled): it resizes
+        # the page's surface for the capture (a relayout and a new compositor frame).
+        if height > viewport["height"] or raw.get("scrolled"):
+            params["captureBeyondViewport"] = True
         params["clip"] = {"x": 0, "y": 0, "width": viewport["width"], "height": height,
                           "scale": 1}
     # Straight to CDP: faster PNG encoding (optimizeForSpeed) than page.screenshot.

@@ -25,6 +25,11 @@ LAUNCH_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # Keep one renderer per browser context. With site isolation every browser-initiated
+    # navigation between about:blank and the page origin (two per job) swaps in a freshly
+    # spawned renderer process (a process start-up per navigation). Contexts never share a
+    # renderer either way, and pages can reach no other site to isolate from.
+    "--disable-site-isolation-trials",
 ]
 
 # Defence in depth behind the request router: should any request slip past it,

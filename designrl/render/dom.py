@@ -141,6 +141,18 @@ DOM_FACTS_JS = """({maxElements, maxTextBlocks}) => {
 }"""
 
 
+# Everything a capture reads, in one round trip: count the nodes first (over the cap:
+# stop before anything needs layout), then settle, then the DOM facts and page size.
+CAPTURE_JS = f"""async ({{maxNodes, maxElements, maxTextBlocks}}) => {{
+  const nodes = ({COUNT_NODES_JS})();
+  if (nodes > maxNodes) return {{nodes}};
+  await ({SETTLE_JS})();
+  const facts = ({DOM_FACTS_JS})({{maxElements, maxTextBlocks}});
+  const scrolled = window.scrollX !== 0 || window.scrollY !== 0;
+  return {{nodes, facts, size: ({PAGE_SIZE_JS})(), scrolled}};
+}}"""
+
+
 @dataclass
 class DomFacts:
     dom_nodes: int

@@ -246,10 +246,10 @@ class BrowserPool:
     async def _load_and_capture(
         self, slot: Slot, job: Job, viewport: tuple[int, int] | None, full_page: bool
     ) -> RenderResult:
-        await self._load(slot, viewport)
+        world = await self._load(slot, viewport)
         assert slot.page is not None and slot.cdp is not None
         return await capture_page(
-            slot.page, slot.cdp, job.events, self.limits, full_page=full_page
+            slot.page, slot.cdp, job.events, self.limits, full_page=full_page, world=world
         )
 
     async def _load(self, slot: Slot, viewport: tuple[int, int] | None) -> IsolatedWorld:

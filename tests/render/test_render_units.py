@@ -133,3 +133,8 @@ def test_launch_args_carry_required_flags_and_marker():
                  "--disable-component-update", "--disable-sync"):
         assert flag in args
     assert args[-1] == "--designrl-browser=abc"
+
+
+def test_launch_args_keep_one_renderer_per_context():
+    # Without it every navigation (two per job) spawns a new renderer process.
+    assert "--disable-site-isolation-trials" in launch_args("--designrl-browser=abc")
