@@ -12,12 +12,11 @@ checks.
 
 from __future__ import annotations
 
-import base64
-import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from designrl.judge import ChatEndpoint, image_part, json_object
 
 MAX_SVG_CHARS = 30_000
 SYSTEM_PROMPT = (
@@ -64,29 +63,16 @@ def judge_messages(svg: str, requirements: Sequence[str], png: bytes | None = No
             'Answer with JSON only, e.g. {"fulfilled": [1, 3]}.')
     content: str | list[dict] = text
     if png is not None:
-        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        content = [{"type": "text", "text": text},
-                   {"type": "image_url", "image_url": {"url": url}}]
+        content = [{"type": "text", "text": text}, image_part(png)]
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]
-
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
 
 
 def parse_verdict(reply: str | None, n: int) -> JudgeVerdict:
     """Read ``{"fulfilled": [1-based numbers]}`` from a reply, fenced or wrapped in prose."""
     raw = reply or ""
-    if not raw.strip():
-        return JudgeVerdict(n=n, error="judge_malformed: empty reply", raw=raw)
-    fenced = _FENCE.search(raw)
-    text = fenced.group(1) if fenced else raw
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return JudgeVerdict(n=n, error="judge_malformed: no JSON object in reply", raw=raw)
-    try:
-        data = json.loads(text[start:end + 1])
-    except json.JSONDecodeError as exc:
-        return JudgeVerdict(n=n, error=f"judge_malformed: {exc.msg}", raw=raw)
+    data, error = json_object(raw)
+    if error is not None:
+        return JudgeVerdict(n=n, error=error, raw=raw)
     items = data.get("fulfilled") if isinstance(data, dict) else None
     if not isinstance(items, list):
         return JudgeVerdict(n=n, error="judge_malformed: no 'fulfilled' list", raw=raw)
@@ -113,14 +99,9 @@ class OpenAIJudge:
     def __init__(self, base_url: str, model: str, api_key: str | None = None,
                  timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
                  temperature: float = 0.0) -> None:
-        from openai import AsyncOpenAI
-
-        self.model = model
+        self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
+                                     max_tokens=max_tokens, temperature=temperature)
         self.multimodal = multimodal
-        self.max_tokens = max_tokens
-        self.temperature = temperature
-        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key or "EMPTY",
-                                  timeout=timeout, max_retries=0)
 
     async def judge(self, svg: str, requirements: Sequence[str],
                     png: bytes | None = None) -> JudgeVerdict:
@@ -128,15 +109,10 @@ class OpenAIJudge:
         if n == 0:
             return JudgeVerdict(n=0)
         messages = judge_messages(svg, requirements, png if self.multimodal else None)
-        try:
-            response = await self.client.chat.completions.create(
-                model=self.model, messages=messages, max_tokens=self.max_tokens,
-                temperature=self.temperature)
-            reply = response.choices[0].message.content if response.choices else None
-        except Exception as exc:  # any failure of the endpoint is a recorded judge error
-            return JudgeVerdict(n=n, error=f"judge_request_failed: {type(exc).__name__}: "
-                                           f"{str(exc)[:200]}")
+        reply, error = await self.endpoint.reply(messages)
+        if error is not None:
+            return JudgeVerdict(n=n, error=error)
         return parse_verdict(reply, n)
 
     async def close(self) -> None:
-        await self.client.close()
+        await self.endpoint.close()

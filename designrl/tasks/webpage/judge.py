@@ -13,11 +13,11 @@ A judge never raises: a failed request or an unreadable reply is a
 
 from __future__ import annotations
 
-import base64
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from designrl.judge import ChatEndpoint, image_part, json_object
 
 MAX_HTML_CHARS = 40_000
 RUBRIC = {"instruction_alignment": 40.0, "aesthetics_readability": 30.0,
@@ -75,13 +75,8 @@ def build_messages(prompt: str | None, html: str, png: bytes | None = None) -> l
             + "Score the page. Answer with JSON only.")
     content: str | list[dict] = text
     if png is not None:
-        url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        content = [{"type": "text", "text": text},
-                   {"type": "image_url", "image_url": {"url": url}}]
+        content = [{"type": "text", "text": text}, image_part(png)]
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]
-
-
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
 
 
 def _key(name: str) -> str:
@@ -91,17 +86,9 @@ def _key(name: str) -> str:
 def parse_verdict(reply: str | None) -> JudgeVerdict:
     """Read the three rubric scores from a reply, fenced or wrapped in prose."""
     raw = reply or ""
-    if not raw.strip():
-        return JudgeVerdict(error="judge_malformed: empty reply", raw=raw)
-    fenced = _FENCE.search(raw)
-    text = fenced.group(1) if fenced else raw
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        return JudgeVerdict(error="judge_malformed: no JSON object in reply", raw=raw)
-    try:
-        data = json.loads(text[start:end + 1])
-    except json.JSONDecodeError as exc:
-        return JudgeVerdict(error=f"judge_malformed: {exc.msg}", raw=raw)
+    data, error = json_object(raw)
+    if error is not None:
+        return JudgeVerdict(error=error, raw=raw)
     if not isinstance(data, dict):
         return JudgeVerdict(error="judge_malformed: reply is not a JSON object", raw=raw)
     found = {_key(k): v for k, v in data.items()}
@@ -133,27 +120,17 @@ class OpenAIJudge:
     def __init__(self, base_url: str, model: str, api_key: str | None = None,
                  timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
                  temperature: float = 0.0) -> None:
-        from openai import AsyncOpenAI
-
-        self.model = model
+        self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
+                                     max_tokens=max_tokens, temperature=temperature)
         self.multimodal = multimodal
-        self.max_tokens = max_tokens
-        self.temperature = temperature
-        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key or "EMPTY",
-                                  timeout=timeout, max_retries=0)
 
     async def judge(self, prompt: str | None, html: str, png: bytes | None = None
                     ) -> JudgeVerdict:
         messages = build_messages(prompt, html, png if self.multimodal else None)
-        try:
-            response = await self.client.chat.completions.create(
-                model=self.model, messages=messages, max_tokens=self.max_tokens,
-                temperature=self.temperature)
-            reply = response.choices[0].message.content if response.choices else None
-        except Exception as exc:  # any failure of the endpoint is a recorded judge error
-            return JudgeVerdict(error=f"judge_request_failed: {type(exc).__name__}: "
-                                      f"{str(exc)[:200]}")
+        reply, error = await self.endpoint.reply(messages)
+        if error is not None:
+            return JudgeVerdict(error=error)
         return parse_verdict(reply)
 
     async def close(self) -> None:
-        await self.client.close()
+        await self.endpoint.close()

@@ -1,0 +1,66 @@
+"""A judge model's endpoint: any OpenAI-compatible chat-completions server (vLLM, OpenAI, ...).
+
+The families' judges (svg requirements, webpage rubric) build their own prompts
+and read their own verdicts; this holds what they share: the client, one
+request that never raises, a screenshot as an image part, and JSON found in a
+reply that may wrap it in a fence or prose.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+
+
+class ChatEndpoint:
+    """One model behind an OpenAI-compatible endpoint; ``reply`` returns (text, error)."""
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None,
+                 timeout: float = 60.0, *, max_tokens: int = 512, temperature: float = 0.0):
+        from openai import AsyncOpenAI
+
+        self.model = model
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key or "EMPTY",
+                                  timeout=timeout, max_retries=0)
+
+    async def reply(self, messages: list[dict]) -> tuple[str | None, str | None]:
+        """The model's reply text, or (None, error): a failed request is a recorded error."""
+        try:
+            response = await self.client.chat.completions.create(
+                model=self.model, messages=messages, max_tokens=self.max_tokens,
+                temperature=self.temperature)
+        except Exception as exc:  # any failure of the endpoint is the judge's error, not ours
+            return None, f"judge_request_failed: {type(exc).__name__}: {str(exc)[:200]}"
+        return (response.choices[0].message.content if response.choices else None), None
+
+    async def close(self) -> None:
+        await self.client.close()
+
+
+def image_part(png: bytes) -> dict[str, Any]:
+    """A PNG as a chat message image part (a ``data:`` URL)."""
+    url = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def json_object(reply: str | None) -> tuple[Any, str | None]:
+    """The JSON value in a reply: inside a fence if there is one, from the first ``{`` to the
+    last ``}``. Returns (value, None) or (None, ``judge_malformed: ...``)."""
+    raw = reply or ""
+    if not raw.strip():
+        return None, "judge_malformed: empty reply"
+    fenced = _FENCE.search(raw)
+    text = fenced.group(1) if fenced else raw
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end <= start:
+        return None, "judge_malformed: no JSON object in reply"
+    try:
+        return json.loads(text[start:end + 1]), None
+    except json.JSONDecodeError as exc:
+        return None, f"judge_malformed: {exc.msg}"
