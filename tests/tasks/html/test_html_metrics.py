@@ -93,3 +93,18 @@ def test_ladder_makes_every_step():
     assert steps["shuffled"] != html and "Second line of text" in steps["shuffled"]
     order = sorted(("First words", "Second line", "tail"), key=steps["shuffled"].index)
     assert order != ["First words", "Second line", "tail"]
+
+
+def test_loaders(tmp_path):
+    from designrl.tasks.html.dataset import iter_websight, load_design2code
+
+    for name in ("10.html", "9.html", "100.html"):
+        (tmp_path / name).write_text(f"<html><body>{name}</body></html>")
+    assert [i.id for i in load_design2code(tmp_path)] == ["9", "10", "100"]
+    good = tmp_path / "ws.jsonl"
+    good.write_text('{"text": "<html></html>", "image": "ignored"}\n\n{"id": "b", "html": "<p>x</p>"}\n')
+    assert [(i.id, i.html) for i in iter_websight(good)] == [("1", "<html></html>"), ("b", "<p>x</p>")]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "<html></html>"}\n{"image": "only"}\n')
+    with pytest.raises(ValueError, match="bad.jsonl:2: no 'html' or 'text'"):
+        list(iter_websight(bad))
