@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -28,44 +25,9 @@ REPLIES = {
 }
 
 
-class _ChatHandler(BaseHTTPRequestHandler):
-    requests: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 - http.server's name
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "body": body,
-                                    "auth": self.headers.get("Authorization")})
-        reply = REPLIES[body["model"]]
-        if reply is None:
-            self._send(500, {"error": {"message": "boom", "type": "server_error"}})
-            return
-        self._send(200, {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": reply}}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })
-
-    def _send(self, status: int, payload: dict) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):  # keep test output quiet
-        pass
-
-
 @pytest.fixture(scope="module")
-def endpoint():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _ChatHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def endpoint(chat_server):
+    return chat_server.url
 
 
 def _judge(endpoint: str, model: str, **kwargs):
@@ -104,10 +66,10 @@ def test_unreachable_judge_is_a_recorded_error():
     assert verdict.error.startswith("judge_request_failed: APIConnectionError")
 
 
-def test_request_lists_numbered_requirements_and_the_code(endpoint):
-    _ChatHandler.requests.clear()
+def test_request_lists_numbered_requirements_and_the_code(endpoint, chat_server):
+    chat_server.requests.clear()
     _judge(endpoint, "fenced")
-    request = _ChatHandler.requests[-1]
+    request = chat_server.requests[-1]
     assert request["path"] == "/v1/chat/completions"
     assert request["auth"] == "Bearer test-key"
     user = request["body"]["messages"][-1]["content"]
@@ -116,15 +78,15 @@ def test_request_lists_numbered_requirements_and_the_code(endpoint):
     assert SVG in user and '{"fulfilled"' in user
 
 
-def test_multimodal_request_carries_the_png_as_a_data_url(endpoint):
-    _ChatHandler.requests.clear()
+def test_multimodal_request_carries_the_png_as_a_data_url(endpoint, chat_server):
+    chat_server.requests.clear()
     _judge(endpoint, "fenced", multimodal=True)
-    parts = _ChatHandler.requests[-1]["body"]["messages"][-1]["content"]
+    parts = chat_server.requests[-1]["body"]["messages"][-1]["content"]
     assert [p["type"] for p in parts] == ["text", "image_url"]
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
 
 
-def test_reward_prefers_the_judge_and_falls_back_when_it_fails(endpoint):
+def test_reward_prefers_the_judge_and_falls_back_when_it_fails(endpoint, chat_server):
     async def run(model):
         judge = OpenAIJudge(endpoint, model, timeout=10, multimodal=True)
         try:

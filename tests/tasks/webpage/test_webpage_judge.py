@@ -4,9 +4,6 @@ chat-completions API; malformed or failed replies are recorded errors, never exc
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from webpage_support import FIXTURES
@@ -28,44 +25,9 @@ REPLIES = {
 }
 
 
-class _ChatHandler(BaseHTTPRequestHandler):
-    requests: list[dict] = []
-
-    def do_POST(self):  # noqa: N802 - http.server's name
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "body": body})
-        reply = REPLIES[body["model"]]
-        if reply is None:
-            self._send(500, {"error": {"message": "boom", "type": "server_error"}})
-            return
-        self._send(200, {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": reply}}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        })
-
-    def _send(self, status: int, payload: dict) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args):  # keep test output quiet
-        pass
-
-
 @pytest.fixture(scope="module")
-def endpoint():
-    pytest.importorskip("openai")
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _ChatHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def endpoint(chat_server):
+    return chat_server.url
 
 
 def test_parse_verdict_is_tolerant_but_strict():
@@ -94,7 +56,7 @@ def test_messages_carry_prompt_code_and_optional_image():
     assert len(huge[1]["content"]) < 45_000
 
 
-def test_openai_judge_over_http(endpoint):
+def test_openai_judge_over_http(endpoint, chat_server):
     async def ask(model: str, png: bytes | None = None, multimodal: bool = False):
         judge = OpenAIJudge(endpoint, model, timeout=10, multimodal=multimodal)
         try:
@@ -102,7 +64,7 @@ def test_openai_judge_over_http(endpoint):
         finally:
             await judge.close()
 
-    _ChatHandler.requests.clear()
+    chat_server.requests.clear()
     assert asyncio.run(ask("fenced")).total == 90
     assert asyncio.run(ask("prose")).total == 90
     for model, prefix in (("malformed", "judge_malformed"), ("out_of_range", "judge_malformed"),
@@ -110,7 +72,7 @@ def test_openai_judge_over_http(endpoint):
         verdict = asyncio.run(ask(model))
         assert not verdict.ok and verdict.error.startswith(prefix), (model, verdict.error)
     asyncio.run(ask("fenced", b"\x89PNG", multimodal=True))
-    sent = _ChatHandler.requests[-1]
+    sent = chat_server.requests[-1]
     assert sent["path"] == "/v1/chat/completions"
     assert sent["body"]["messages"][1]["content"][1]["type"] == "image_url"
     # A closed port is a recorded error too.
@@ -120,7 +82,7 @@ def test_openai_judge_over_http(endpoint):
 
 
 @pytest.mark.integration
-def test_reward_with_judge(runner, endpoint):
+def test_reward_with_judge(runner, endpoint, chat_server):
     page = (FIXTURES / "ladder" / "pricing_good.html").read_text()
 
     async def score(model: str):
@@ -142,11 +104,11 @@ def test_reward_with_judge(runner, endpoint):
         assert "judge" not in failed.components and failed.judge_error
         assert failed.total == pytest.approx(plain.total, abs=0.05)
     # No judge call for a page that earns nothing anyway.
-    before = len(_ChatHandler.requests)
+    before = len(chat_server.requests)
     blank = runner.run(WebpageReward(runner.pool, judge=_CountingJudge())
                        .score("<html><body></body></html>"))
     assert blank.total == 0.0 and "judge" not in blank.details
-    assert len(_ChatHandler.requests) == before
+    assert len(chat_server.requests) == before
 
 
 class _CountingJudge:

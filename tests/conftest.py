@@ -1,0 +1,67 @@
+"""Fixtures shared across test folders."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+
+@dataclass
+class ChatServer:
+    """A real local HTTP endpoint speaking OpenAI's chat-completions JSON. The model name
+    picks the reply from ``replies``; a reply of None answers HTTP 500."""
+
+    url: str
+    replies: dict[str, str | None]
+    requests: list[dict] = field(default_factory=list)
+
+
+def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 - http.server's name
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            server.requests.append({"path": self.path, "body": body,
+                                    "auth": self.headers.get("Authorization")})
+            reply = server.replies[body["model"]]
+            if reply is None:
+                self._send(500, {"error": {"message": "boom", "type": "server_error"}})
+                return
+            self._send(200, {
+                "id": "chatcmpl-1", "object": "chat.completion", "created": 0,
+                "model": body["model"],
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": reply}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            })
+
+        def _send(self, status: int, payload: dict) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):  # keep test output quiet
+            pass
+
+    return Handler
+
+
+@pytest.fixture(scope="module")
+def chat_server(request) -> Iterator[ChatServer]:
+    """A chat endpoint answering with the test module's ``REPLIES``."""
+    pytest.importorskip("openai")
+    state = ChatServer(url="", replies=request.module.REPLIES)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
+    state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    httpd.shutdown()
+    httpd.server_close()
