@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from render_support import PoolRunner, require_chromium
+from browser_support import PoolRunner, require_chromium
 
 
 @pytest.fixture(scope="module")

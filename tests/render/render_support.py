@@ -1,59 +1,11 @@
-"""Helpers for the render tests (imported by conftest and the test modules).
-
-The repository has no async test plugin, so a ``PoolRunner`` owns an event loop in
-a daemon thread and tests hand it coroutines; one pool serves a whole module.
-"""
+"""Helpers for the render tests; the pool runner is ``browser_support``'s."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import threading
-from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
-
-import pytest
-
-from designrl.render import BrowserPool, RenderResult
-from designrl.render.chromium import ChromiumNotFound, find_chromium
 
 
 def shared_dir() -> Path:
     shared = os.environ.get("DESIGNRL_SHARED")
     return Path(shared) if shared else Path(__file__).resolve().parents[3] / "shared"
-
-
-def require_chromium() -> None:
-    """Skip (with the reason) where no Chromium is installed; in CI that is a failure."""
-    try:
-        find_chromium()
-        import playwright  # noqa: F401
-    except (ChromiumNotFound, ImportError) as exc:
-        if os.environ.get("CI"):
-            raise
-        pytest.skip(f"render tests need Chromium and playwright (`make setup`): {exc}")
-
-
-class PoolRunner:
-    def __init__(self, **pool_kwargs: Any) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.pool = BrowserPool(**pool_kwargs)
-        self.run(self.pool.start())
-
-    def run(self, coro: Coroutine, timeout: float = 60.0):
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def render(self, html: str | bytes, timeout: float = 60.0, **kwargs: Any) -> RenderResult:
-        return self.run(self.pool.render(html, **kwargs), timeout)
-
-    def close(self) -> None:
-        try:
-            self.run(self.pool.close(), 30.0)
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(10)
-            self.loop.close()
-

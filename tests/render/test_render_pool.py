@@ -7,8 +7,9 @@ import io
 import time
 
 import pytest
+from browser_support import require_chromium
 from PIL import Image
-from render_support import require_chromium, shared_dir
+from render_support import shared_dir
 
 from designrl.render import render_html
 from designrl.render.chromium import kill_browser

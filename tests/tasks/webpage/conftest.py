@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from webpage_support import PoolRunner, require_chromium
+from browser_support import PoolRunner, require_chromium
 
 
 @pytest.fixture(scope="module")
@@ -11,6 +11,6 @@ def runner(request):
     """Per-job limit ``POOL_TIMEOUT_S`` of the module (default 10 s)."""
     require_chromium()
     timeout_s = getattr(request.module, "POOL_TIMEOUT_S", 10.0)
-    runner = PoolRunner(browsers=1, pages_per_browser=4, timeout_s=timeout_s)
+    runner = PoolRunner(run_timeout=120.0, browsers=1, pages_per_browser=4, timeout_s=timeout_s)
     yield runner
     runner.close()
