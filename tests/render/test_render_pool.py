@@ -9,7 +9,7 @@ import time
 import pytest
 from browser_support import require_chromium
 from PIL import Image
-from render_support import shared_dir
+from shared_data import require_shared
 
 from designrl.render import render_html
 from designrl.render.chromium import kill_browser
@@ -75,9 +75,7 @@ def test_basic_render_png_text_blocks_and_elements(runner):
 
 
 def test_design2code_page_renders_with_placeholder_and_no_blocks(runner):
-    path = shared_dir() / "data/design2code/2.html"
-    if not path.exists():
-        pytest.skip(f"Design2Code pages not found at {path}")
+    path = require_shared("data/design2code/2.html")
     result = runner.render(path.read_text(encoding="utf-8"))
     assert result.ok, result.error
     assert result.blocked_requests == []

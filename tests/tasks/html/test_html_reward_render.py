@@ -1,19 +1,17 @@
 """The html reward through real Chromium: ladders rank in order, bad completions fail cleanly."""
 
 import asyncio
-import os
 import statistics
 import time
-from pathlib import Path
 
 import pytest
 from scipy.stats import spearmanr
+from shared_data import require_shared
 
 from designrl.tasks.html.dataset import load_design2code
 from designrl.tasks.html.degrade import ladder
 from designrl.tasks.html.reward import HtmlReward
 
-SHARED = Path(os.environ.get("DESIGNRL_SHARED", Path(__file__).resolve().parents[4] / "shared"))
 PAGES = 6  # the bench runs all 41 dev pages (bench/html_reward_validity.py)
 
 
@@ -26,8 +24,8 @@ def _pool():
 
 @pytest.mark.integration
 def test_ladders_rank_in_order_and_self_scores_high():
-    items = load_design2code(SHARED / "data" / "design2code", limit=PAGES)
-    assert len(items) == PAGES, SHARED
+    items = load_design2code(require_shared("data/design2code"), limit=PAGES)
+    assert len(items) == PAGES
 
     async def run():
         async with _pool() as pool:
@@ -51,7 +49,7 @@ def test_ladders_rank_in_order_and_self_scores_high():
 
 @pytest.mark.integration
 def test_bad_completions_are_scored_failures():
-    reference = (SHARED / "data" / "design2code" / "2.html").read_text()
+    reference = require_shared("data/design2code/2.html").read_text()
     cases = {
         "no document here": "no_html_document",
         "x" * 50_000_000: "completion_too_large",

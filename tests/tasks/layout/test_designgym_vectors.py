@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
+from shared_data import require_shared
 
 from designrl.tasks.layout.designgym import DesignGymEpisode
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS, designgym_task
@@ -23,16 +22,8 @@ from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS, designgym_task
 TOL = 1e-6
 
 
-def _vectors_path() -> Path:
-    shared = os.environ.get("DESIGNRL_SHARED")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[4] / "shared"
-    return base / "data/designgym/vectors.jsonl"
-
-
 def _load() -> list[dict]:
-    path = _vectors_path()
-    if not path.exists():
-        pytest.skip(f"reference vectors not found at {path}")
+    path = require_shared("data/designgym/vectors.jsonl")
     with path.open() as f:
         return [json.loads(line) for line in f if line.strip()]
 
