@@ -55,14 +55,15 @@ class ExpertLayoutPolicy:
     def __init__(self, beam: int = 6, depth: int = 2):
         self.beam = beam
         self.depth = depth
-        self._start_score: dict[int, float] = {}
+        self._planner: _Planner | None = None  # built once per episode
+        self._episode = None
 
     def act(self, env, obs) -> dict[str, Any]:
         episode = env.episode
-        key = id(episode)
-        if obs.step_count == 0 or key not in self._start_score:
-            self._start_score = {key: episode.current_score if _is_designgym(episode) else 0.0}
-        planner = _Planner(episode, self.beam, self._start_score[key])
+        if obs.step_count == 0 or episode is not self._episode:
+            start = episode.current_score if _is_designgym(episode) else 0.0
+            self._planner, self._episode = _Planner(episode, self.beam, start), episode
+        planner = self._planner
         remaining = episode.task.max_steps - episode.step_count
         action, value = planner.best_line(episode, min(self.depth, remaining))
         if action is None or value <= planner.value(episode) + IMPROVEMENT_EPS:
@@ -75,7 +76,7 @@ def _is_designgym(episode) -> bool:
 
 
 class _Planner:
-    """Search state for one decision: the task, its scorer and the brief targets."""
+    """Search state for one episode: the task, its scorer, the brief targets, the start."""
 
     def __init__(self, episode, beam: int, start_score: float):
         self.task: TaskSpec = episode.task

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from designrl.tasks.html.extract import extract_html
 from designrl.tasks.html.structure import structure_similarity
 from designrl.tasks.html.text_blocks import block_scores
 from designrl.tasks.html.visual import decode_png, mask_text, ssim_similarity
@@ -112,8 +113,6 @@ class HtmlReward:
 
     async def score(self, reference_html: str, completion: str) -> HtmlScore:
         """The reward of one completion (any text) for one reference page."""
-        from designrl.tasks.html.extract import extract_html
-
         if len(completion) > MAX_COMPLETION_CHARS:
             return HtmlScore(0.0, {"format": 0.0, "validity": 0.0},
                              f"completion_too_large: {len(completion)} characters, "

@@ -277,12 +277,8 @@ class DesignGymEpisode:
         self.layout = Layout([])
         self.brief = Brief(brief_id="")
         self.seed = 0
-        self.done = False
-        self.step_count = 0
-        self.invalid_actions = 0
-        self.no_progress_steps = 0
-        self.total_reward = 0.0
-        self.last_reward = 0.0
+        self._targets: list[tuple] = []
+        self._clear()
         self.current_score = 0.0
         self.current_utility = 0.0
         self.best_score_so_far = 0.0
@@ -290,11 +286,19 @@ class DesignGymEpisode:
         self.instruction_score = 0.0
         self.phase = "structure"
         self.phase_score = 1.0
+
+    def _clear(self) -> None:
+        """The counters and per-step fields every episode starts from."""
+        self.done = False
+        self.step_count = 0
+        self.invalid_actions = 0
+        self.no_progress_steps = 0
+        self.total_reward = 0.0
+        self.last_reward = 0.0
         self.reward_components: dict[str, float] = {}
         self.last_action_error: str | None = None
         self.message = ""
         self.action_history: list[str] = []
-        self._targets: list[tuple] = []
 
     # ---- reset
 
@@ -305,14 +309,7 @@ class DesignGymEpisode:
         self.seed = seed
         layout, self.brief = initial_state(task, seed)
         self.layout = layout
-        self.done = False
-        self.step_count = 0
-        self.invalid_actions = 0
-        self.no_progress_steps = 0
-        self.total_reward = 0.0
-        self.last_reward = 0.0
-        self.last_action_error = None
-        self.action_history = []
+        self._clear()
         self._targets = instruction_targets(self.brief, self.centres)
         self.metrics, util, violation, self.instruction_score = evaluate(
             task, layout, self._targets)
@@ -321,7 +318,6 @@ class DesignGymEpisode:
         self.best_score_so_far = util
         self.phase = get_phase(0, task.max_steps)
         self.phase_score = 1.0
-        self.reward_components = {}
         self.message = f"Ready: {task.task_id}"
         record = self.record()
         record["brief_id"] = self.brief.brief_id
