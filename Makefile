@@ -17,7 +17,7 @@ setup: chromium $(STAMP)
 # Quick no-op when it is already installed.
 chromium:
 	@test -x /usr/bin/chromium || { \
-	  command -v apt-get >/dev/null || { echo "install Chromium, or set DESIGNRL_CHROMIUM"; exit 0; }; \
+	  command -v apt-get >/dev/null || { echo "install Chromium (the renderer looks for /usr/bin/chromium, then PATH)"; exit 0; }; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 

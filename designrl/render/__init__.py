@@ -8,7 +8,7 @@ is cheap and does not need the ``render`` extra.
 
 from designrl.render.assets import PLACEHOLDER_NAMES, placeholder_jpeg
 from designrl.render.pool import BrowserPool, PoolStats
-from designrl.render.sandbox import ASSET_HOST, PAGE_HOST, PAGE_URL, asset_url
+from designrl.render.sandbox import ASSET_HOST, PAGE_HOST, PAGE_URLS, asset_url
 from designrl.render.session import PageSession, RenderError
 from designrl.render.sync import render_html
 from designrl.render.types import ElementBox, RenderResult, TextBlock
@@ -16,7 +16,7 @@ from designrl.render.types import ElementBox, RenderResult, TextBlock
 __all__ = [
     "ASSET_HOST",
     "PAGE_HOST",
-    "PAGE_URL",
+    "PAGE_URLS",
     "PLACEHOLDER_NAMES",
     "BrowserPool",
     "ElementBox",

@@ -14,7 +14,7 @@ import signal
 import uuid
 from pathlib import Path
 
-CHROMIUM_ENV = "DESIGNRL_CHROMIUM"
+DEBIAN_CHROMIUM = "/usr/bin/chromium"
 
 LAUNCH_FLAGS = [
     "--headless",
@@ -48,16 +48,19 @@ class ChromiumNotFound(RuntimeError):
 
 
 def find_chromium(explicit: str | None = None) -> str:
-    """The Chromium executable: ``explicit``, $DESIGNRL_CHROMIUM, /usr/bin/chromium, then PATH."""
-    for candidate in (explicit, os.environ.get(CHROMIUM_ENV), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
+    """The Chromium executable: ``explicit`` (a service's setting), /usr/bin/chromium, then PATH."""
+    if explicit:
+        if Path(explicit).is_file() and os.access(explicit, os.X_OK):
+            return explicit
+        raise ChromiumNotFound(f"no Chromium executable at {explicit}")
+    if os.access(DEBIAN_CHROMIUM, os.X_OK):
+        return DEBIAN_CHROMIUM
     for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         found = shutil.which(name)
         if found:
             return found
     raise ChromiumNotFound(
-        f"no Chromium found: set {CHROMIUM_ENV} or install it (`apt-get install -y chromium`)"
+        "no Chromium found: install it (`apt-get install -y chromium`) or pass its path"
     )
 
 
@@ -70,23 +73,40 @@ def launch_args(marker: str) -> list[str]:
     return [*LAUNCH_FLAGS, *NO_NETWORK_FLAGS, marker]
 
 
-def browser_pids(marker: str) -> list[int]:
-    """Process ids whose command line carries ``marker`` (Linux /proc; empty elsewhere)."""
+def _process_table() -> dict[int, tuple[int, list[bytes]]]:
+    """pid -> (parent pid, command line) for every process we can read (Linux /proc)."""
+    table = {}
     proc = Path("/proc")
     if not proc.is_dir():
-        return []
-    needle = marker.encode()
-    pids = []
+        return table
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
         try:
+            stat = (entry / "stat").read_text()
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if needle in cmdline.split(b"\0"):
-            pids.append(int(entry.name))
-    return pids
+        parent = int(stat.rsplit(")", 1)[1].split()[1])  # the name before ")" may hold spaces
+        table[int(entry.name)] = (parent, cmdline.split(b"\0"))
+    return table
+
+
+def browser_pids(marker: str) -> list[int]:
+    """The processes of the browser launched with ``marker``: it and all its descendants.
+
+    Only the browser process carries the marker; its zygotes, renderers and GPU
+    process are found through their parents, so a kill leaves no orphan running.
+    """
+    table = _process_table()
+    needle = marker.encode()
+    found = {pid for pid, (_, cmdline) in table.items() if needle in cmdline}
+    grew = bool(found)
+    while grew:
+        children = {pid for pid, (parent, _) in table.items() if parent in found} - found
+        found |= children
+        grew = bool(children)
+    return sorted(found)
 
 
 def kill_browser(marker: str) -> int:

@@ -28,9 +28,9 @@ from designrl.render.chromium import find_chromium, kill_browser, launch_args, n
 from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
-from designrl.render.sandbox import PAGE_URL, Job, Router
+from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
-from designrl.render.slot import Slot
+from designrl.render.slot import RESET_TIMEOUT_S, NoPage, Slot
 from designrl.render.types import RenderResult
 
 if TYPE_CHECKING:
@@ -208,12 +208,11 @@ class BrowserPool:
         self, slot: Slot, html: str, viewport: tuple[int, int] | None, full_page: bool
     ) -> RenderResult:
         try:
-            await self._prepare_or_relaunch(slot)
-        except Exception as exc:
-            return RenderResult.failure(f"browser_unavailable: {error_text(exc)}")
-        job = slot.begin(html)
+            job = await self._begin(slot, html, viewport)
+        except NoPage as exc:
+            return RenderResult.failure(str(exc))
         try:
-            result = await self._run_job(job, self._load_and_capture(slot, job, viewport, full_page))
+            result = await self._run_job(job, self._load_and_capture(slot, job, full_page))
         except Exception as exc:
             result = result_from_events(job.events, **self._failure(slot, job, exc))
         if not result.ok:
@@ -243,27 +242,43 @@ class BrowserPool:
             raise JobAborted(job.abort_reason)
         raise TimeoutError(f"page did not render within {self.timeout_s:g}s")
 
-    async def _load_and_capture(
-        self, slot: Slot, job: Job, viewport: tuple[int, int] | None, full_page: bool
-    ) -> RenderResult:
-        world = await self._load(slot, viewport)
+    async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None) -> Job:
+        """Begin a job on ``slot``: a live context, and the job's document navigated to.
+
+        The navigation replaces the previous job's document, whose unload handlers run
+        then: if that fails on a used page, the fault is the previous job's, so the
+        context is replaced and the navigation tried once more on a fresh page, with the
+        job's own time limit. Raises ``NoPage`` when there is no page to be had.
+        """
+        want = (int(viewport[0]), int(viewport[1])) if viewport else self.viewport
+        for attempt in range(2):
+            try:
+                await self._prepare_or_relaunch(slot)
+            except Exception as exc:
+                raise NoPage(f"browser_unavailable: {error_text(exc)}") from exc
+            used = slot.renders > 0
+            job = slot.begin(html)
+            if await slot.enter(job, want, RESET_TIMEOUT_S if used else self.timeout_s):
+                return job
+            if not used or attempt == 1:
+                break
+            await self._discard_context(slot)
+        raise NoPage("render_failed: the page would not navigate")
+
+    async def _load_and_capture(self, slot: Slot, job: Job, full_page: bool) -> RenderResult:
+        world = await self._load(slot)
         assert slot.page is not None and slot.cdp is not None
         return await capture_page(
             slot.page, slot.cdp, job.events, self.limits, full_page=full_page, world=world
         )
 
-    async def _load(self, slot: Slot, viewport: tuple[int, int] | None) -> IsolatedWorld:
-        """Navigate to the page and wait until it has loaded; returns a measuring world.
+    async def _load(self, slot: Slot) -> IsolatedWorld:
+        """Wait until the job's document has loaded; returns a measuring world.
 
         "Loaded" is ``document.readyState == 'complete'`` rather than the load event,
         which never fires when the page starts a (blocked) navigation while loading.
         """
-        assert slot.page is not None and slot.cdp is not None
-        want = (int(viewport[0]), int(viewport[1])) if viewport else self.viewport
-        if want != slot.viewport:
-            await slot.page.set_viewport_size({"width": want[0], "height": want[1]})
-            slot.viewport = want
-        await slot.page.goto(PAGE_URL, wait_until="commit")
+        assert slot.cdp is not None
         world = await IsolatedWorld.create(slot.cdp)
         await world.call(LOADED_JS)
         return world

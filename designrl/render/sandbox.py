@@ -1,8 +1,9 @@
 """The request router: the page's document and our assets are answered, everything else aborted.
 
-The page is loaded from a fixed origin (``http://designrl.page/``) whose document
-we fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
-resolve to that origin and reach the asset store. No request is ever continued
+The page is loaded from one of two origins (``http://a.designrl.page/`` and
+``http://b.designrl.page/``, alternating per job, see ``Slot``) whose document we
+fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
+resolve to our host and reach the asset store. No request is ever continued
 to the network; only ``data:`` and ``blob:`` (local by definition) pass through.
 Chromium itself refuses ``file:`` subresources from an http page and says so on
 the console; those messages are recorded as blocked requests too.
@@ -26,7 +27,9 @@ log = logging.getLogger(__name__)
 
 PAGE_HOST = "designrl.page"
 ASSET_HOST = "designrl.assets"
-PAGE_URL = f"http://{PAGE_HOST}/"
+# Consecutive jobs on a page alternate between these documents: whatever the replaced
+# document writes while it unloads lands in the other origin, which the next job cannot read.
+PAGE_URLS = (f"http://a.{PAGE_HOST}/", f"http://b.{PAGE_HOST}/")
 LOCAL_SCHEMES = ("data:", "blob:")
 FILE_REFUSED = "Not allowed to load local resource: "
 
@@ -38,10 +41,17 @@ def asset_url(name: str) -> str:
     return f"http://{ASSET_HOST}/{name}"
 
 
-def classify(url: str, *, navigation: bool, main_frame: bool, document_served: bool) -> Action:
+def is_our_host(hostname: str | None) -> bool:
+    return hostname is not None and (
+        hostname in (PAGE_HOST, ASSET_HOST) or hostname.endswith("." + PAGE_HOST)
+    )
+
+
+def classify(url: str, *, navigation: bool, main_frame: bool, document_url: str | None) -> Action:
     """What the router does with one request. Pure, so the policy is testable without a browser.
 
-    * the first main-frame navigation to ``PAGE_URL`` gets the page's HTML;
+    * the first main-frame navigation to the job's ``document_url`` gets the page's HTML
+      (``document_url`` is None once it has been served);
     * any other main-frame navigation (meta refresh, ``location=``, reload, popups)
       is blocked, so the page can never be replaced;
     * requests to our two hosts are answered from the asset store (404 when unknown);
@@ -50,11 +60,9 @@ def classify(url: str, *, navigation: bool, main_frame: bool, document_served: b
     if url.startswith(LOCAL_SCHEMES):
         return "local"
     parts = urlsplit(url)
-    ours = parts.scheme in ("http", "https") and parts.hostname in (PAGE_HOST, ASSET_HOST)
+    ours = parts.scheme in ("http", "https") and is_our_host(parts.hostname)
     if navigation and main_frame:
-        if url == PAGE_URL and not document_served:
-            return "document"
-        return "block"
+        return "document" if url == document_url else "block"
     return "asset" if ours else "block"
 
 
@@ -64,6 +72,7 @@ class Job:
 
     html: str
     page: Page
+    url: str
     events: PageEvents = field(default_factory=PageEvents)
     document_served: bool = False
     abort_reason: str | None = None
@@ -100,7 +109,7 @@ class Router:
             url,
             navigation=navigation,
             main_frame=main_frame,
-            document_served=job is None or job.document_served,
+            document_url=None if job is None or job.document_served else job.url,
         )
         try:
             if action == "document" and job is not None:

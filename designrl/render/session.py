@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 
 from designrl.render.capture import capture_page, count_nodes, result_from_events
 from designrl.render.dom import SETTLE_JS
-from designrl.render.events import PageEvents, error_text
+from designrl.render.events import PageEvents
+from designrl.render.slot import NoPage
 from designrl.render.types import RenderResult
 
 if TYPE_CHECKING:
@@ -69,13 +70,10 @@ class PageSession:
         slot = await pool._acquire()
         self._slot = slot
         try:
-            await pool._prepare_or_relaunch(slot)
-        except Exception as exc:
+            job = self._job = await pool._begin(slot, text, self._viewport)
+        except NoPage as exc:
             await self._end()
-            raise RenderError(
-                RenderResult.failure(f"browser_unavailable: {error_text(exc)}")
-            ) from exc
-        job = self._job = slot.begin(text)
+            raise RenderError(RenderResult.failure(str(exc))) from exc
         try:
             nodes = await pool._run_job(job, self._load(slot, job))
         except Exception as exc:
@@ -90,7 +88,7 @@ class PageSession:
 
     async def _load(self, slot: Slot, job: Job) -> int:
         """Load, count nodes, and (under the cap) let fonts and two frames settle."""
-        world = await self._pool._load(slot, self._viewport)
+        world = await self._pool._load(slot)
         nodes = await count_nodes(world)
         if nodes <= self._pool.limits.max_dom_nodes:
             await world.call(SETTLE_JS)

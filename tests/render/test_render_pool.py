@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from browser_support import require_chromium
@@ -12,7 +13,7 @@ from PIL import Image
 from shared_data import require_shared
 
 from designrl.render import render_html
-from designrl.render.chromium import kill_browser
+from designrl.render.chromium import browser_pids, kill_browser
 
 pytestmark = pytest.mark.integration
 
@@ -69,7 +70,8 @@ def test_basic_render_png_text_blocks_and_elements(runner):
     img = elements[tags.index("img")]
     assert img.bbox[2:] == (192.0, 108.0)
     assert result.dom_nodes >= 14
-    assert result.served_requests == ["http://designrl.page/", "http://designrl.page/rick.jpg"]
+    assert [urlsplit(u).path for u in result.served_requests] == ["/", "/rick.jpg"]
+    assert all(urlsplit(u).hostname.endswith("designrl.page") for u in result.served_requests)
     assert result.blocked_requests == [] and result.console_errors == []
     assert 0 < result.seconds < 10
 
@@ -79,7 +81,7 @@ def test_design2code_page_renders_with_placeholder_and_no_blocks(runner):
     result = runner.render(path.read_text(encoding="utf-8"))
     assert result.ok, result.error
     assert result.blocked_requests == []
-    assert "http://designrl.page/rick.jpg" in result.served_requests
+    assert "/rick.jpg" in [urlsplit(u).path for u in result.served_requests]
     assert result.width == 1280 and result.height == result.page_height > 800
     assert any("Skully" in b.text for b in result.text_blocks)
     assert sum(e.tag == "img" for e in result.elements) >= 3
@@ -144,37 +146,84 @@ def test_page_session_is_live_and_counts_dialogs(runner):
     assert snap.ok and "clicked" in [b.text for b in snap.text_blocks] and snap.dialogs == 1
 
 
+WRITER = """<p>wrote</p><script>
+const write = (key) => { localStorage.setItem(key, 'v'); sessionStorage.setItem(key, 'v');
+                         document.cookie = key + '=1; domain=designrl.page'; };
+write('k'); window.name = 'leak';
+setInterval(() => write('timer'), 1);  // still writing after the job ends, if it could
+addEventListener('pagehide', () => { write('unload'); window.name = 'leak'; });
+addEventListener('unload', () => write('unload2'));
+addEventListener('beforeunload', (e) => { write('before'); e.preventDefault(); });
+const frame = document.createElement('iframe');
+frame.srcdoc = "<script>document.cookie = 'f=1'; localStorage.setItem('f', 'v')<\\/script>";
+document.body.appendChild(frame);
+</script>"""
+READER = """<p id=o></p><script>
+document.getElementById('o').textContent = 'ls=' + localStorage.length +
+  ' ss=' + sessionStorage.length + ' cookie=' + document.cookie + ' name=' + window.name;
+</script>"""
+
+
 def test_state_does_not_leak_between_jobs(runner):
-    writer = "<script>localStorage.setItem('k', 'v'); sessionStorage.setItem('s', 'v');" \
-             "document.cookie = 'c=1'; window.name = 'leak';</script><p>wrote</p>"
-    reader = "<p id=o></p><script>document.getElementById('o').textContent = " \
-             "'ls=' + localStorage.getItem('k') + ' ss=' + sessionStorage.getItem('s') + " \
-             "' cookie=' + document.cookie + ' name=' + window.name;</script>"
+    """Nothing a page stores, at any time (timers, unload handlers, frames), reaches a later job.
 
-    async def both():
-        results = []
-        for _ in range(runner.pool.size):  # every page writes, then every page reads
-            results.append(await runner.pool.render(writer))
-        for _ in range(runner.pool.size):
-            results.append(await runner.pool.render(reader))
-        return results
+    Pages are not navigated away between jobs; consecutive jobs on a page use two origins.
+    Rounds: every page writes, then every page reads twice (once in the other origin right
+    after the writer's unload handlers ran, once back in the writer's origin).
+    """
+    async def rounds():
+        size = runner.pool.size
+        wrote = [await runner.pool.render(WRITER) for _ in range(size)]
+        await asyncio.sleep(0.3)  # let any surviving timer fire
+        reads = [await runner.pool.render(READER) for _ in range(2 * size)]
+        return wrote, reads
 
-    results = runner.run(both())
-    assert all(r.ok for r in results)
-    for read in results[runner.pool.size:]:
-        assert [b.text for b in read.text_blocks] == ["ls=null ss=null cookie= name="]
+    wrote, reads = runner.run(rounds())
+    assert all(r.ok and r.dialogs == 0 for r in wrote + reads), [r.error for r in wrote + reads]
+    for read in reads:
+        assert [b.text for b in read.text_blocks] == ["ls=0 ss=0 cookie= name="]
+
+
+def test_a_page_that_hangs_while_replaced_does_not_fail_the_next_job(runner):
+    """A pagehide handler that never returns is its own job's fault, not the next one's."""
+    hang = "<p>x</p><script>addEventListener('pagehide', () => { for (;;) {} })</script>"
+
+    async def rounds():
+        size = runner.pool.size
+        first = await asyncio.gather(*(runner.pool.render(hang) for _ in range(size)))
+        after = await asyncio.gather(*(runner.pool.render("<p>next</p>") for _ in range(size)))
+        return first, after
+
+    started = time.monotonic()
+    first, after = runner.run(rounds())
+    assert all(r.ok for r in first)
+    assert all(r.ok and [b.text for b in r.text_blocks] == ["next"] for r in after), \
+        [r.error for r in after]
+    assert time.monotonic() - started < 20
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a zombie is dead, waiting for its parent to reap it)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        return False
 
 
 def test_killed_browser_is_relaunched(runner):
     pool = runner.pool
     launches = pool.stats.browser_launches
+    pids = browser_pids(pool._handles[0].marker)
+    assert len(pids) >= 4  # the browser, its zygotes, GPU process and renderers
 
     async def kill_then_render():
-        kill_browser(pool._handles[0].marker)
+        assert kill_browser(pool._handles[0].marker) == len(pids)
         await asyncio.sleep(0.2)
         return await pool.render("<p>back</p>")
 
     result = runner.run(kill_then_render())
+    assert not any(running(pid) for pid in pids)  # no orphaned renderer left behind
     assert result.ok, result.error
     assert [b.text for b in result.text_blocks] == ["back"]
     assert pool.stats.browser_launches == launches + 1

@@ -3,31 +3,41 @@
 from __future__ import annotations
 
 import io
-import os
 
 import pytest
 from PIL import Image
 
-from designrl.render import PAGE_URL, BrowserPool, RenderResult, asset_url, placeholder_jpeg
+from designrl.render import (
+    PAGE_URLS,
+    BrowserPool,
+    RenderResult,
+    asset_url,
+    chromium,
+    placeholder_jpeg,
+)
 from designrl.render.assets import AssetStore
 from designrl.render.capture import png_size
-from designrl.render.chromium import CHROMIUM_ENV, ChromiumNotFound, find_chromium, launch_args
+from designrl.render.chromium import ChromiumNotFound, find_chromium, launch_args
 from designrl.render.dom import parse_dom_facts
 from designrl.render.events import MAX_CHARS, MAX_ENTRIES, PageEvents
 from designrl.render.sandbox import classify
 
+PAGE_URL = PAGE_URLS[0]
+
 
 def nav(url: str, served: bool = False) -> str:
-    return classify(url, navigation=True, main_frame=True, document_served=served)
+    return classify(url, navigation=True, main_frame=True,
+                    document_url=None if served else PAGE_URL)
 
 
 def sub(url: str) -> str:
-    return classify(url, navigation=False, main_frame=False, document_served=True)
+    return classify(url, navigation=False, main_frame=False, document_url=None)
 
 
 def test_document_is_served_once_then_navigations_are_blocked():
     assert nav(PAGE_URL) == "document"
     assert nav(PAGE_URL, served=True) == "block"  # reload / meta refresh to itself
+    assert nav(PAGE_URLS[1]) == "block"  # the other job origin: only the job's own URL
     assert nav("http://evil.example/", served=True) == "block"
     assert nav("http://designrl.page/other", served=True) == "block"
     assert nav("file:///etc/passwd") == "block"
@@ -35,6 +45,7 @@ def test_document_is_served_once_then_navigations_are_blocked():
 
 def test_subresources_only_from_our_hosts_and_local_schemes():
     assert sub("http://designrl.page/rick.jpg") == "asset"
+    assert sub(PAGE_URLS[1] + "rick.jpg") == "asset"
     assert sub(asset_url("rick.jpg")) == "asset"
     assert sub("https://designrl.assets/x.png") == "asset"
     assert sub("data:image/png;base64,AAAA") == "local"
@@ -112,18 +123,19 @@ def test_events_are_capped():
     assert events.popups == 2
 
 
-def test_find_chromium_prefers_explicit_then_env(tmp_path, monkeypatch):
+def test_find_chromium_takes_the_explicit_path_or_looks_on_path(tmp_path, monkeypatch):
     fake = tmp_path / "chromium"
     fake.write_text("#!/bin/sh\n")
     fake.chmod(0o755)
     assert find_chromium(str(fake)) == str(fake)
-    monkeypatch.setenv(CHROMIUM_ENV, str(fake))
+    with pytest.raises(ChromiumNotFound, match="no Chromium executable at"):
+        find_chromium(str(tmp_path / "missing"))
+    monkeypatch.setattr(chromium, "DEBIAN_CHROMIUM", str(tmp_path / "not-installed"))
+    monkeypatch.setenv("PATH", str(tmp_path))
     assert find_chromium() == str(fake)
-    monkeypatch.setenv(CHROMIUM_ENV, str(tmp_path / "missing"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    if not os.path.exists("/usr/bin/chromium"):
-        with pytest.raises(ChromiumNotFound):
-            find_chromium()
+    with pytest.raises(ChromiumNotFound, match="install it"):
+        find_chromium()
 
 
 def test_launch_args_carry_required_flags_and_marker():
