@@ -8,6 +8,7 @@ is cheap and does not need the ``render`` extra.
 
 from designrl.render.assets import PLACEHOLDER_NAMES, placeholder_jpeg
 from designrl.render.pool import BrowserPool, PoolStats
+from designrl.render.runner import PoolRunner
 from designrl.render.sandbox import ASSET_HOST, PAGE_HOST, PAGE_URLS, asset_url
 from designrl.render.session import PageSession, RenderError
 from designrl.render.sync import render_html
@@ -21,6 +22,7 @@ __all__ = [
     "BrowserPool",
     "ElementBox",
     "PageSession",
+    "PoolRunner",
     "PoolStats",
     "RenderError",
     "RenderResult",

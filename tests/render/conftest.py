@@ -11,6 +11,6 @@ def runner(request):
     """One browser x 4 pages; per-job limit: the module's ``POOL_TIMEOUT_S`` (default 3 s)."""
     require_chromium()
     timeout_s = getattr(request.module, "POOL_TIMEOUT_S", 3.0)
-    runner = PoolRunner(browsers=1, pages_per_browser=4, timeout_s=timeout_s)
+    runner = PoolRunner(run_timeout=60.0, browsers=1, pages_per_browser=4, timeout_s=timeout_s)
     yield runner
     runner.close()

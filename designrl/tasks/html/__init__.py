@@ -1,1 +1,7 @@
-"""The html family: screenshot → HTML, scored with Design2Code's metrics."""
+"""The html family: screenshot → HTML, scored with Design2Code's metrics.
+
+Files: ``dataset`` (Design2Code folders, WebSight JSONL), ``prompt`` (the screenshot
+and the brief), ``extract`` (the HTML in a completion), ``text_blocks``, ``visual``
+and ``structure`` (the metrics), ``degrade`` (the validity ladder), ``reward``
+(``HtmlReward``, and ``get_html_reward``, its batch reward function).
+"""

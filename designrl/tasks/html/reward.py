@@ -20,15 +20,20 @@ an invalid page scores 0 whatever it contains.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from designrl.render.runner import PoolRunner
+from designrl.tasks.batch import batch_reward
 from designrl.tasks.html.extract import extract_html
 from designrl.tasks.html.structure import structure_similarity
 from designrl.tasks.html.text_blocks import block_scores
 from designrl.tasks.html.visual import decode_png, mask_text, ssim_similarity
+
+log = logging.getLogger(__name__)
 
 MAX_COMPLETION_CHARS = 2_000_000  # longer completions are refused before any parsing
 WEIGHTS = {"design2code": 0.75, "structure": 0.15, "format": 0.05, "clean": 0.05}
@@ -125,3 +130,23 @@ class HtmlReward:
             raise ValueError(f"the reference page does not render: {render_problem(reference)}")
         candidate = await self.pool.render(html)
         return score_renders(reference, candidate, format_ok=format_ok, visual=self.visual)
+
+
+def get_html_reward(runner: PoolRunner | None = None,
+                    visual: VisualSimilarity = ssim_similarity) -> Callable[..., list]:
+    """A batch reward function (TRL's signature) scoring each completion against its row's
+    ``reference_html``; a row whose reference does not render gets None (and a warning).
+
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
+    """
+    runner = runner or PoolRunner()
+    reward = HtmlReward(runner.pool, visual=visual)
+
+    async def score(reference: str, text: str) -> float | None:
+        try:
+            return (await reward.score(reference, text)).total
+        except ValueError as exc:  # the reference itself is broken: no reward to give
+            log.warning("html reward: %s", exc)
+            return None
+
+    return batch_reward("html_reward", "reference_html", score, runner.run)

@@ -6,13 +6,19 @@ prompt), ``extract`` (the SVG in a completion), ``parse`` (safe XML with caps),
 ``style``/``geometry``/``colors``/``facts`` (what the SVG draws), ``requirements``
 (sentence -> predicate), ``predicates`` (the checks), ``page`` (the render page),
 ``raster`` (a browser-free rasteriser), ``judge`` (OpenAI-compatible judge),
-``reward`` (components and total).
+``reward`` (components and total; ``get_svg_reward`` is its batch reward function).
 """
 
 from designrl.tasks.svg.dataset import SvgItem, load_prompts, load_questions, split_items
 from designrl.tasks.svg.judge import JudgeVerdict, OpenAIJudge
 from designrl.tasks.svg.prompt import build_messages, build_prompt
-from designrl.tasks.svg.reward import RequirementResult, SvgReward, SvgScore, score_svg
+from designrl.tasks.svg.reward import (
+    RequirementResult,
+    SvgReward,
+    SvgScore,
+    get_svg_reward,
+    score_svg,
+)
 
 __all__ = [
     "JudgeVerdict",
@@ -23,6 +29,7 @@ __all__ = [
     "SvgScore",
     "build_messages",
     "build_prompt",
+    "get_svg_reward",
     "load_prompts",
     "load_questions",
     "score_svg",

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from designrl.render.runner import PoolRunner
+from designrl.tasks.batch import batch_reward
 from designrl.tasks.svg.extract import extract_svg
 from designrl.tasks.svg.facts import SvgFacts, svg_facts
 from designrl.tasks.svg.judge import Judge, JudgeVerdict
@@ -248,3 +250,20 @@ class SvgReward:
         return list(await asyncio.gather(*(self.score(c, r)
                                            for c, r in zip(completions, requirements,
                                                            strict=True))))
+
+
+def get_svg_reward(runner: PoolRunner | None = None,
+                   judge: Judge | None = None) -> Callable[..., list]:
+    """A batch reward function (TRL's signature) scoring each completion against its row's
+    ``requirements`` (a list of sentences); rows without requirements get None.
+
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
+    ``judge``: an optional judge for the requirements no predicate checks.
+    """
+    runner = runner or PoolRunner()
+    reward = SvgReward(runner.pool, judge)
+
+    async def score(requirements: Sequence[str], text: str) -> float:
+        return (await reward.score(text, list(requirements))).total
+
+    return batch_reward("svg_reward", "requirements", score, runner.run)

@@ -30,15 +30,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from designrl.render.isolated import IsolatedWorld
+from designrl.render.runner import PoolRunner
 from designrl.render.session import RenderError
 from designrl.render.types import RenderResult
+from designrl.tasks.batch import batch_reward
 from designrl.tasks.webpage.axe import AxeViolation, run_axe
 from designrl.tasks.webpage.extract import extract_page
 from designrl.tasks.webpage.facts import (
@@ -304,3 +306,21 @@ class WebpageReward:
         if verdict.ok and verdict.score is not None:
             score.components["judge"] = verdict.score
             score.total = total_score(score.components)
+
+
+def get_webpage_reward(runner: PoolRunner | None = None, judge: Judge | None = None,
+                       **options: Any) -> Callable[..., list]:
+    """A batch reward function (TRL's signature) scoring each completion as a webpage for its
+    row's ``request`` (the user's request, shown to the judge); rows whose ``request`` is
+    None get None.
+
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
+    ``options``: ``WebpageReward`` settings (interaction budget, time caps).
+    """
+    runner = runner or PoolRunner()
+    reward = WebpageReward(runner.pool, judge, **options)
+
+    async def score(request: str, text: str) -> float:
+        return (await reward.score(text, request)).total
+
+    return batch_reward("webpage_reward", "request", score, runner.run)

@@ -1,0 +1,120 @@
+"""The registry's conformance test: every registered task runs through its family's interface.
+
+Layout tasks: an episode resets and steps in ``LayoutEnv``. Single-turn tasks: rows load
+(prompt messages and the reward's column), and the family's batch reward function, called
+the way TRL calls it, scores a good completion above a useless one, in [0, 1], and gives
+None to a row it does not apply to.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from browser_support import PoolRunner, require_chromium
+from shared_data import require_shared
+from tasks.svg.svg_fixtures import LADDERS, fenced
+
+from designrl.policies.layout_random import random_action
+from designrl.tasks import FAMILIES, TASKS, family_of, load_items, load_rows, reward_function
+from designrl.tasks.layout.env import LayoutEnv
+
+WEBPAGE_GOOD = (Path(__file__).parent / "webpage" / "fixtures" / "ladder" / "calculator_good.html")
+SINGLE_TURN = [t for t, task in TASKS.items() if task.family != "layout"]
+LAYOUT = [t for t, task in TASKS.items() if task.family == "layout"]
+COLUMN = {"html": "reference_html", "svg": "requirements", "webpage": "request"}
+
+
+def test_every_task_has_a_known_family_and_every_family_has_tasks():
+    assert {task.family for task in TASKS.values()} == set(FAMILIES)
+    assert all(task_id == task.id for task_id, task in TASKS.items())
+    with pytest.raises(ValueError, match="unknown task"):
+        family_of("no-such-task")
+    with pytest.raises(ValueError, match="needs a path"):
+        load_items("design2code")
+    with pytest.raises(ValueError, match="seeds"):
+        load_items("gen-poster")
+    with pytest.raises(ValueError, match="layout is scored by"):
+        reward_function("layout")
+
+
+@pytest.mark.parametrize("task_id", LAYOUT)
+def test_layout_task_runs_an_episode(task_id):
+    env = LayoutEnv("designgym" if not task_id.startswith("gen-") else "default")
+    obs = env.reset(task_id, seed=3)
+    assert obs.task_id == task_id and obs.elements and obs.reward is None
+    step = env.step(random_action(env.task, random.Random(0)))
+    assert step.reward is not None and math.isfinite(step.reward)
+
+
+@pytest.fixture(scope="module")
+def runner():
+    require_chromium()
+    runner = PoolRunner(run_timeout=300.0, browsers=1, pages_per_browser=2, timeout_s=15.0)
+    yield runner
+    runner.close()
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory):
+    """A path for every task that needs one: the dev pages, and files in each format."""
+    folder = require_shared("data/design2code")
+    tmp = tmp_path_factory.mktemp("sources")
+    pages = sorted(folder.glob("*.html"))[:2]
+    websight = tmp / "websight.jsonl"
+    websight.write_text("\n".join(json.dumps({"id": p.stem, "text": p.read_text()})
+                                  for p in pages))
+    questions = tmp / "questions.json"
+    first = load_items("svg-prompts", limit=1)[0]
+    questions.write_text(json.dumps([{"prompt": first.prompt,
+                                      "requirements": list(first.requirements)}]))
+    return {"design2code": folder, "websight": websight, "svgbench": questions}
+
+
+def good_completion(row: dict) -> str:
+    family = family_of(row["task_id"])
+    if family == "html":
+        return f"```html\n{row['reference_html']}\n```"
+    if family == "svg":
+        return fenced(LADDERS["traffic-light"][0])  # the first prompt is the traffic light
+    return f"```html\n{WEBPAGE_GOOD.read_text()}\n```"
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("task_id", SINGLE_TURN)
+def test_single_turn_task_loads_rows_and_is_scored_like_trl_does(task_id, runner, sources):
+    family = family_of(task_id)
+    rows = load_rows(task_id, path=sources.get(task_id), limit=1, runner=runner)
+    assert len(rows) == 1
+    row = rows[0]
+    assert row["task_id"] == task_id and row["item_id"]
+    assert [m["role"] for m in row["prompt"]] == ["system", "user"]
+    assert row[COLUMN[family]]
+
+    reward = reward_function(family, runner)
+    assert reward.__name__ == f"{family}_reward"  # TRL names the logged reward after it
+    good = good_completion(row)
+    # Conversational completions (lists of messages) are read like strings.
+    completions = [good, [{"role": "assistant", "content": "I cannot help."}], good]
+    scores = reward(prompts=[row["prompt"]] * 3, completions=completions,
+                    **{COLUMN[family]: [row[COLUMN[family]]] * 2 + [None]},
+                    task_id=[task_id] * 3)
+    assert scores[2] is None
+    assert all(0.0 <= s <= 1.0 for s in scores[:2])
+    assert scores[0] > scores[1] and scores[0] >= 0.5, scores
+
+
+def test_a_reward_without_its_column_says_which():
+    from designrl.tasks.batch import batch_reward
+
+    async def score(value, text):
+        return 1.0
+
+    reward = batch_reward("x_reward", "requirements", score, lambda coro: coro.close())
+    with pytest.raises(ValueError, match="no 'requirements' column"):
+        reward(prompts=["p"], completions=["c"])
+    with pytest.raises(ValueError, match="1 values for 2 completions"):
+        reward(prompts=["p", "q"], completions=["c", "d"], requirements=[["r"]])
