@@ -144,6 +144,7 @@ DOM_FACTS_JS = """({maxElements, maxTextBlocks}) => {
 # Everything a capture reads, in one round trip: count the nodes first (over the cap:
 # stop before anything needs layout), then settle, then the DOM facts and page size.
 CAPTURE_JS = f"""async ({{maxNodes, maxElements, maxTextBlocks}}) => {{
+  await ({LOADED_JS})();
   const nodes = ({COUNT_NODES_JS})();
   if (nodes > maxNodes) return {{nodes}};
   await ({SETTLE_JS})();

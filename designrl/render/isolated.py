@@ -21,16 +21,23 @@ class ScriptFailed(RuntimeError):
     pass
 
 
+async def main_frame_id(cdp: CDPSession) -> str:
+    tree = await cdp.send("Page.getFrameTree")
+    return tree["frameTree"]["frame"]["id"]
+
+
 class IsolatedWorld:
     def __init__(self, cdp: CDPSession, context_id: int) -> None:
         self.cdp = cdp
         self.context_id = context_id
 
     @classmethod
-    async def create(cls, cdp: CDPSession) -> IsolatedWorld:
-        """A fresh world in the page's main frame, as it is now (call after each navigation)."""
-        tree = await cdp.send("Page.getFrameTree")
-        frame_id = tree["frameTree"]["frame"]["id"]
+    async def create(cls, cdp: CDPSession, frame_id: str | None = None) -> IsolatedWorld:
+        """A fresh world in the page's main frame, as it is now (call after each navigation).
+
+        ``frame_id``: the main frame's id, if known (it stays the same across navigations).
+        """
+        frame_id = frame_id or await main_frame_id(cdp)
         world = await cdp.send(
             "Page.createIsolatedWorld", {"frameId": frame_id, "worldName": WORLD_NAME}
         )

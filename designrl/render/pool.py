@@ -266,7 +266,8 @@ class BrowserPool:
         raise NoPage("render_failed: the page would not navigate")
 
     async def _load_and_capture(self, slot: Slot, job: Job, full_page: bool) -> RenderResult:
-        world = await self._load(slot)
+        assert slot.cdp is not None
+        world = await IsolatedWorld.create(slot.cdp, slot.frame_id)  # capturing waits for load
         assert slot.page is not None and slot.cdp is not None
         return await capture_page(
             slot.page, slot.cdp, job.events, self.limits, full_page=full_page, world=world
@@ -279,7 +280,7 @@ class BrowserPool:
         which never fires when the page starts a (blocked) navigation while loading.
         """
         assert slot.cdp is not None
-        world = await IsolatedWorld.create(slot.cdp)
+        world = await IsolatedWorld.create(slot.cdp, slot.frame_id)
         await world.call(LOADED_JS)
         return world
 

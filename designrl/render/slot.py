@@ -25,6 +25,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from designrl.render.isolated import main_frame_id
 from designrl.render.sandbox import PAGE_URLS, Job, Router
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class Slot:
         self.context: BrowserContext | None = None
         self.page: Page | None = None
         self.cdp: CDPSession | None = None
+        self.frame_id: str | None = None  # the main frame's, the same for every document
         self.viewport: tuple[int, int] | None = None
         self.generation = -1  # the browser generation this context lives in
         self.renders = 0  # jobs in this context
@@ -104,6 +106,7 @@ class Slot:
         context.on("page", self._on_new_page)
         self.cdp = await context.new_cdp_session(page)
         await self.cdp.send("Emulation.setDocumentCookieDisabled", {"disabled": True})
+        self.frame_id = await main_frame_id(self.cdp)
         self.context, self.page = context, page
         self.viewport = viewport
         self.generation = generation

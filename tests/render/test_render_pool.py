@@ -248,6 +248,18 @@ def test_browser_killed_mid_render_is_a_scored_failure(runner):
     assert after.ok and [b.text for b in after.text_blocks] == ["after"]
 
 
+def test_our_disabled_features_cover_playwrights(runner):
+    """Chromium keeps the last --disable-features given: ours must repeat Playwright's."""
+    pid = browser_pids(runner.pool._handles[0].marker)[0]
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        args = cmdline.read().decode().split("\0")
+    lists = [set(a.split("=", 1)[1].split(",")) for a in args
+             if a.startswith("--disable-features=")]
+    assert len(lists) >= 2 and "RenderDocument" in lists[-1]
+    for earlier in lists[:-1]:
+        assert earlier <= lists[-1], earlier - lists[-1]
+
+
 def test_render_html_one_shot():
     require_chromium()
     result = render_html("<p style='color:#123456'>one shot</p>", viewport=(640, 480))
