@@ -24,7 +24,8 @@ INSTRUCTION = (
 
 
 def build_messages(screenshot_png: bytes) -> list[dict[str, Any]]:
-    """Chat messages (system + user with the screenshot) for one reference page."""
-    return [{"role": "system", "content": SYSTEM_PROMPT},
+    """Chat messages (system + user with the screenshot) for one reference page. Both contents
+    are lists of parts, so a dataset of these rows has one type per column (Arrow needs it)."""
+    return [{"role": "system", "content": [{"type": "text", "text": SYSTEM_PROMPT}]},
             {"role": "user", "content": [image_part(screenshot_png),
                                          {"type": "text", "text": INSTRUCTION}]}]
