@@ -59,25 +59,31 @@ def ssim_similarity(reference: np.ndarray, candidate: np.ndarray) -> float:
 
 class ClipSimilarity:
     """Cosine similarity of CLIP image embeddings from a local checkpoint directory
-    (e.g. ``openai/clip-vit-base-patch32`` saved with ``save_pretrained``). Needs the
-    ``train`` extra (torch, transformers); nothing is downloaded."""
+    (e.g. ``openai/clip-vit-base-patch32`` saved with ``save_pretrained``: the model and
+    its image processor; no tokenizer is needed). Needs the ``train`` extra (torch,
+    transformers); nothing is downloaded. Images are squashed to the model's square
+    input, as Design2Code does."""
 
     def __init__(self, path: str):
         self.path = path
 
     @cached_property
     def _model(self):
-        from transformers import CLIPModel, CLIPProcessor
+        from transformers import CLIPImageProcessor, CLIPModel
 
         model = CLIPModel.from_pretrained(self.path, local_files_only=True).eval()
-        return model, CLIPProcessor.from_pretrained(self.path, local_files_only=True)
+        return model, CLIPImageProcessor.from_pretrained(self.path, local_files_only=True)
 
     def __call__(self, reference: np.ndarray, candidate: np.ndarray) -> float:
         import torch
 
         model, processor = self._model
-        images = [Image.fromarray(i).resize((224, 224)) for i in (reference, candidate)]
+        side = model.config.vision_config.image_size
+        images = [Image.fromarray(i).convert("RGB").resize((side, side)) for i in (reference,
+                                                                                   candidate)]
         with torch.no_grad():
             features = model.get_image_features(**processor(images=images, return_tensors="pt"))
+        if not isinstance(features, torch.Tensor):  # newer transformers return an output object
+            features = features.pooler_output
         features = torch.nn.functional.normalize(features, dim=-1)
-        return float(max(0.0, (features[0] @ features[1]).item()))
+        return float(min(1.0, max(0.0, (features[0] @ features[1]).item())))
