@@ -1,6 +1,6 @@
 """Does the html reward rank worse pages lower? Degradation ladders on the dev pages.
 
-    python bench/html_reward_validity.py [--limit N] [--json]
+    python bench/html_reward_validity.py [--limit N] [--blocks dom|design2code] [--json]
 
 For every Design2Code dev page (``../shared/data/design2code``), the reward
 scores the page against itself and six ever worse copies (``degrade.ladder``:
@@ -33,11 +33,11 @@ SPEARMAN_TARGET = 0.9
 SELF_TARGET = 0.95
 
 
-async def score_ladders(limit: int | None, progress) -> list[dict]:
+async def score_ladders(limit: int | None, progress, blocks: str = "dom") -> list[dict]:
     items = load_design2code(SHARED / "data" / "design2code", limit=limit)
     rows = []
     async with BrowserPool(pages_per_browser=4) as pool:
-        reward = HtmlReward(pool)
+        reward = HtmlReward(pool, blocks=blocks)
         for item in items:
             steps = ladder(item.html, seed=0)
             scores = await asyncio.gather(*(reward.score(item.html, html) for _, html in steps))
@@ -52,6 +52,9 @@ async def score_ladders(limit: int | None, progress) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="first N pages only")
+    parser.add_argument("--blocks", choices=("dom", "design2code"), default="dom",
+                        help="text blocks from the DOM (default) or by Design2Code's "
+                             "colour injection")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
     from rich.console import Console
@@ -61,17 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     with console.status("scoring ladders") as status:
         rows = asyncio.run(score_ladders(
-            args.limit, lambda r: status.update(f"page {r['page']}: rho {r['spearman']:.3f}")))
+            args.limit, lambda r: status.update(f"page {r['page']}: rho {r['spearman']:.3f}"),
+            args.blocks))
     seconds = time.perf_counter() - started
     mean_rho = statistics.fmean(r["spearman"] for r in rows)
     min_self = min(r["scores"]["reference"] for r in rows)
-    summary = {"pages": len(rows), "mean_spearman": mean_rho, "min_self_score": min_self,
+    summary = {"blocks": args.blocks, "pages": len(rows), "mean_spearman": mean_rho, "min_self_score": min_self,
                "seconds": seconds, "targets_met": mean_rho >= SPEARMAN_TARGET
                and min_self >= SELF_TARGET}
     if args.json:
         print(json.dumps({"summary": summary, "pages": rows}, indent=1))
         return 0
-    table = Table(title="html reward on degradation ladders")
+    table = Table(title=f"html reward on degradation ladders (blocks: {args.blocks})")
     for col in ("page", *LADDER, "spearman"):
         table.add_column(col, justify="right")
     for r in rows:

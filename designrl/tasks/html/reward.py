@@ -12,6 +12,11 @@ Components (each in [0, 1], all reported):
   ``design2code`` is ``0.2 · visual``, as in Design2Code;
 * ``structure``: F1 of 1-height DOM subtrees (``structure``).
 
+Text blocks come from the DOM (``blocks="dom"``, the default) or, with
+``blocks="design2code"``, from Design2Code's colour injection (``colour_blocks``:
+two more renders of each page, boxes drawn around the text pixels); the block
+scores and the text mask of ``visual`` then use those blocks.
+
 ``total = validity · (0.75 · design2code + 0.15 · structure + 0.05 · format
 + 0.05 · clean)``:
 an invalid page scores 0 whatever it contains.
@@ -21,13 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import numpy as np
 
 from designrl.render.runner import PoolRunner
 from designrl.tasks.batch import batch_reward
+from designrl.tasks.html.colour_blocks import extract_colour_blocks
 from designrl.tasks.html.extract import extract_html
 from designrl.tasks.html.structure import structure_similarity
 from designrl.tasks.html.text_blocks import block_scores
@@ -40,6 +47,7 @@ WEIGHTS = {"design2code": 0.75, "structure": 0.15, "format": 0.05, "clean": 0.05
 BLANK_STD = 2.0  # a screenshot whose pixels vary less than this (0–255) is blank
 
 VisualSimilarity = Callable[[np.ndarray, np.ndarray], float]
+BlockSource = Literal["dom", "design2code"]
 
 
 @dataclass
@@ -97,24 +105,41 @@ def _scale(image: np.ndarray, result) -> float:
 class HtmlReward:
     """Scores completions against reference pages, rendering both in a ``BrowserPool``.
 
-    Reference renders are cached by page text, so a group of samples for one
-    item renders its reference once."""
+    Reference renders (and their colour-injection blocks) are cached by page text,
+    so a group of samples for one item renders its reference once.
+    ``blocks``: where text blocks come from, ``"dom"`` or ``"design2code"`` (see above).
+    """
 
-    def __init__(self, pool, visual: VisualSimilarity = ssim_similarity, cache_size: int = 256):
+    def __init__(self, pool, visual: VisualSimilarity = ssim_similarity, cache_size: int = 256,
+                 blocks: BlockSource = "dom"):
+        if blocks not in ("dom", "design2code"):
+            raise ValueError(f"blocks must be 'dom' or 'design2code', not {blocks!r}")
         self.pool = pool
         self.visual = visual
         self.cache_size = cache_size
+        self.blocks = blocks
         self._references: dict[str, asyncio.Future] = {}
+        self._reference_blocks: dict[str, asyncio.Future] = {}
+
+    def _cached(self, cache: dict[str, asyncio.Future], html: str, make: Callable[[], Awaitable]):
+        """One shared job per page: concurrent callers await the same future."""
+        future = cache.get(html)
+        if future is None:
+            if len(cache) >= self.cache_size:
+                cache.pop(next(iter(cache)))
+            future = cache[html] = asyncio.ensure_future(make())
+        return asyncio.shield(future)
 
     async def reference(self, html: str):
         """The reference's render; concurrent callers for one page share one render."""
-        future = self._references.get(html)
-        if future is None:
-            if len(self._references) >= self.cache_size:
-                self._references.pop(next(iter(self._references)))
-            future = asyncio.ensure_future(self.pool.render(html))
-            self._references[html] = future
-        return await asyncio.shield(future)
+        return await self._cached(self._references, html, lambda: self.pool.render(html))
+
+    async def reference_blocks(self, html: str):
+        """The reference's colour-injection text blocks, cached like its render."""
+        async def extract():
+            return await extract_colour_blocks(self.pool, html,
+                                               (await self.reference(html)).text_blocks)
+        return await self._cached(self._reference_blocks, html, extract)
 
     async def score(self, reference_html: str, completion: str) -> HtmlScore:
         """The reward of one completion (any text) for one reference page."""
@@ -129,18 +154,26 @@ class HtmlReward:
         if render_problem(reference) is not None:
             raise ValueError(f"the reference page does not render: {render_problem(reference)}")
         candidate = await self.pool.render(html)
+        if self.blocks == "design2code" and render_problem(candidate) is None:
+            ref_blocks, cand_blocks = await asyncio.gather(
+                self.reference_blocks(reference_html),
+                extract_colour_blocks(self.pool, html, candidate.text_blocks))
+            reference = replace(reference, text_blocks=ref_blocks)
+            candidate = replace(candidate, text_blocks=cand_blocks)
         return score_renders(reference, candidate, format_ok=format_ok, visual=self.visual)
 
 
 def get_html_reward(runner: PoolRunner | None = None,
-                    visual: VisualSimilarity = ssim_similarity) -> Callable[..., list]:
+                    visual: VisualSimilarity = ssim_similarity,
+                    blocks: BlockSource = "dom") -> Callable[..., list]:
     """A batch reward function (TRL's signature) scoring each completion against its row's
     ``reference_html``; a row whose reference does not render gets None (and a warning).
 
     ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
+    ``blocks``: where text blocks come from (``HtmlReward``).
     """
     runner = runner or PoolRunner()
-    reward = HtmlReward(runner.pool, visual=visual)
+    reward = HtmlReward(runner.pool, visual=visual, blocks=blocks)
 
     async def score(reference: str, text: str) -> float | None:
         try:
