@@ -1,0 +1,64 @@
+"""``EpisodeRecord``: what one episode produced, in the shape every consumer stores it.
+
+The embedded benchmark, the workers and the database all speak this type, so an
+episode run anywhere is recorded the same way. ``outcome`` is ``ok`` or why the
+episode could not be scored normally (``invalid_output``, ``render_failed``,
+``timeout``, ``error``); a scored failure is still a record, never an exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class StepRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    action: dict[str, Any] | None = None
+    valid: bool = True
+    reward: float | None = None
+    score: float | None = None
+    error: str | None = None
+    info: dict[str, Any] | None = None
+
+
+class EpisodeRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: str = "ok"
+    start_score: float | None = None
+    final_score: float | None = None
+    instruction_score: float | None = None
+    total_reward: float | None = None
+    valid_action_rate: float | None = None
+    seconds: float | None = None
+    steps: list[StepRecord] = Field(default_factory=list)
+    rewards: dict[str, float] = Field(default_factory=dict)  # named components
+    summary: dict[str, Any] = Field(default_factory=dict)  # layouts before/after, renders, ...
+    error: str | None = None
+
+    @classmethod
+    def from_layout(cls, record: dict[str, Any]) -> EpisodeRecord:
+        """From ``layout_episode.run_episode``'s record."""
+        actions = record["actions"]
+        steps = [StepRecord(action=s["action"] if isinstance(s["action"], dict) else
+                            {"raw": s["action"]},
+                            valid=s["error"] is None, reward=s["reward"], score=s["score"],
+                            error=s["error"],
+                            info={"instruction_score": s["instruction_score"],
+                                  "potential": s["potential"]})
+                 for s in actions]
+        valid = sum(s.valid for s in steps)
+        rewards = {"start_potential": record["start_potential"],
+                   "final_potential": record["final_potential"]}
+        summary = {k: record[k] for k in ("before", "after", "start_instruction_score",
+                                          "invalid_actions", "done", "profile", "family")}
+        return cls(start_score=record["start_score"], final_score=record["final_score"],
+                   instruction_score=record["instruction_score"],
+                   total_reward=record["total_reward"],
+                   valid_action_rate=valid / len(steps) if steps else None,
+                   seconds=record["seconds"], steps=steps,
+                   rewards={k: v for k, v in rewards.items() if v is not None},
+                   summary=summary)

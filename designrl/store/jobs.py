@@ -1,0 +1,243 @@
+"""Data access for jobs and their episodes: the only place that writes them.
+
+The rules the distributed pipeline relies on:
+
+* ``create_job`` commits the job, its groups and every episode row before the
+  caller enqueues anything, so a failed enqueue loses nothing (the reconciler
+  finds queued episodes with no live task: ``requeue_candidates``).
+* ``claim_episode`` and ``finish_episode`` are idempotent by episode id: a
+  redelivered or retried task finds the episode finished and writes nothing.
+* Every write that can finish a job or group first locks the job row, so two
+  workers finishing a job's last two episodes cannot both miss the end (and
+  rows are always locked job first, then episode: no deadlock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.orm import Session
+
+from designrl.rollout.record import EpisodeRecord
+from designrl.store.models import (
+    FINISHED,
+    Episode,
+    Group,
+    Job,
+    RewardComponent,
+    Step,
+    new_id,
+    utcnow,
+)
+
+
+@dataclass(frozen=True)
+class EpisodePlan:
+    """One episode a job will run. Plans with the same ``group`` form one sampled group."""
+
+    family: str
+    task_id: str
+    item_key: str
+    policy: str
+    seed: int | None = None
+    profile: str | None = None
+    policy_version: int | None = None
+    group: int | None = None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What finishing an episode did: ``written`` is False for a duplicate."""
+
+    written: bool
+    group_completed: str | None = None  # a group whose last episode this was
+    job_finished: bool = False
+
+
+class NotFound(LookupError):
+    pass
+
+
+def create_job(session: Session, *, kind: str, spec: dict[str, Any],
+               plans: Sequence[EpisodePlan], owner: str | None = None) -> Job:
+    """Insert a job with its groups and episodes, and commit."""
+    job = Job(id=new_id(), kind=kind, spec=spec, owner=owner, episodes_total=len(plans))
+    session.add(job)
+    session.flush()  # parents before the rows that reference them
+    groups: dict[int, Group] = {}
+    for plan in plans:
+        if plan.group is not None and plan.group not in groups:
+            members = [p for p in plans if p.group == plan.group]
+            groups[plan.group] = Group(id=new_id(), job_id=job.id, task_id=plan.task_id,
+                                       item_key=plan.item_key, policy=plan.policy,
+                                       policy_version=plan.policy_version, size=len(members))
+    session.add_all(groups.values())
+    session.flush()
+    session.add_all(
+        Episode(id=new_id(), job_id=job.id, position=i, family=p.family, task_id=p.task_id,
+                item_key=p.item_key, seed=p.seed, policy=p.policy,
+                policy_version=p.policy_version, profile=p.profile,
+                group_id=groups[p.group].id if p.group is not None else None)
+        for i, p in enumerate(plans))
+    session.commit()
+    return job
+
+
+def mark_enqueued(session: Session, episode_ids: Sequence[str]) -> None:
+    session.execute(update(Episode).where(Episode.id.in_(episode_ids))
+                    .values(enqueued_at=utcnow()))
+    session.commit()
+
+
+def claim_episode(session: Session, episode_id: str, worker: str) -> Episode | None:
+    """Mark the episode running for ``worker`` and return it; None if it is finished,
+    cancelled or unknown (the task then has nothing to do)."""
+    job = _lock_job_of(session, episode_id)
+    episode = session.get(Episode, episode_id, with_for_update=True) if job else None
+    if episode is None or episode.status in FINISHED or job.status == "cancelled":
+        session.rollback()
+        return None
+    now = utcnow()
+    episode.status, episode.worker, episode.started_at = "running", worker, now
+    episode.attempts += 1
+    if job.status == "queued":
+        job.status, job.started_at = "running", now
+    session.commit()
+    return episode
+
+
+def finish_episode(session: Session, episode_id: str, record: EpisodeRecord | None = None, *,
+                   failed: str | None = None) -> Finished:
+    """Write an episode's record (``status`` completed), or mark it failed with the reason
+    ``failed`` (after its retries). Writes once per episode id; closes its group and job
+    when they are done."""
+    job = _lock_job_of(session, episode_id)
+    if job is None:
+        session.rollback()
+        raise NotFound(f"no episode {episode_id}")
+    episode = session.get(Episode, episode_id, with_for_update=True)
+    if episode.status in ("completed", "failed"):
+        session.rollback()
+        return Finished(False)
+    now = utcnow()
+    if record is not None:
+        _write_record(session, episode, record)
+        episode.status = "completed"
+    else:
+        episode.status, episode.outcome, episode.error = "failed", "error", failed
+    episode.finished_at = now
+    session.flush()
+    group_done = _close_group(session, episode.group_id, now)
+    job_done = _close_job(session, job, now)
+    session.commit()
+    return Finished(True, group_done, job_done)
+
+
+def _write_record(session: Session, episode: Episode, record: EpisodeRecord) -> None:
+    session.execute(delete(Step).where(Step.episode_id == episode.id))
+    session.execute(delete(RewardComponent).where(RewardComponent.episode_id == episode.id))
+    for name in ("outcome", "start_score", "final_score", "instruction_score", "total_reward",
+                 "valid_action_rate", "seconds", "summary", "error"):
+        setattr(episode, name, getattr(record, name))
+    episode.steps_count = len(record.steps)
+    session.add_all(Step(episode_id=episode.id, index=i, **step.model_dump())
+                    for i, step in enumerate(record.steps))
+    session.add_all(RewardComponent(episode_id=episode.id, name=name, value=value)
+                    for name, value in record.rewards.items())
+
+
+def _lock_job_of(session: Session, episode_id: str) -> Job | None:
+    job_id = session.scalar(select(Episode.job_id).where(Episode.id == episode_id))
+    return session.get(Job, job_id, with_for_update=True) if job_id else None
+
+
+def _unfinished(session: Session, where) -> int:
+    return session.scalar(select(func.count()).select_from(Episode)
+                          .where(where, Episode.status.not_in(FINISHED)))
+
+
+def _close_group(session: Session, group_id: str | None, now: datetime) -> str | None:
+    if group_id is None or _unfinished(session, Episode.group_id == group_id):
+        return None
+    group = session.get(Group, group_id)
+    if group.completed_at is not None:
+        return None
+    group.completed_at = now
+    return group.id
+
+
+def _close_job(session: Session, job: Job, now: datetime) -> bool:
+    if job.status in FINISHED or _unfinished(session, Episode.job_id == job.id):
+        return False
+    job.status, job.finished_at = "completed", now
+    return True
+
+
+def cancel_job(session: Session, job_id: str) -> Job:
+    """Cancel a job: its queued episodes are cancelled; running ones finish and are kept."""
+    job = session.get(Job, job_id, with_for_update=True)
+    if job is None:
+        session.rollback()
+        raise NotFound(f"no job {job_id}")
+    if job.status not in FINISHED:
+        now = utcnow()
+        session.execute(update(Episode).where(Episode.job_id == job_id,
+                                              Episode.status == "queued")
+                        .values(status="cancelled", finished_at=now))
+        job.status, job.finished_at = "cancelled", now
+    session.commit()
+    return job
+
+
+def job_progress(session: Session, job_id: str) -> dict[str, int]:
+    """Episodes of the job by status (every status present, zeros included)."""
+    counts = dict(session.execute(select(Episode.status, func.count())
+                                  .where(Episode.job_id == job_id).group_by(Episode.status)).all())
+    return {status: counts.get(status, 0)
+            for status in ("queued", "running", "completed", "failed", "cancelled")}
+
+
+def list_jobs(session: Session, *, owner: str | None = None, limit: int = 50,
+              before: tuple[datetime, str] | None = None) -> list[Job]:
+    """Newest first; ``before`` is the (created_at, id) of the last job of the previous page."""
+    query = select(Job).order_by(Job.created_at.desc(), Job.id.desc()).limit(limit)
+    if owner is not None:
+        query = query.where(Job.owner == owner)
+    if before is not None:
+        created, job_id = before
+        query = query.where((Job.created_at < created)
+                            | ((Job.created_at == created) & (Job.id < job_id)))
+    return list(session.scalars(query))
+
+
+def list_episodes(session: Session, job_id: str, *, limit: int = 100,
+                  after: int = -1) -> list[Episode]:
+    """A job's episodes in submission order, from position ``after + 1``."""
+    return list(session.scalars(select(Episode).where(Episode.job_id == job_id,
+                                                      Episode.position > after)
+                                .order_by(Episode.position).limit(limit)))
+
+
+def requeue_candidates(session: Session, enqueued_before: datetime) -> list[str]:
+    """Queued episodes of live jobs that were never enqueued or were enqueued before
+    ``enqueued_before`` (their task was lost): the reconciler enqueues them again."""
+    query = (select(Episode.id).join(Job, Job.id == Episode.job_id)
+             .where(Episode.status == "queued", Job.status.in_(("queued", "running")),
+                    (Episode.enqueued_at.is_(None)) | (Episode.enqueued_at < enqueued_before))
+             .order_by(Episode.created_at, Episode.position))
+    return list(session.scalars(query))
+
+
+def groups_to_publish(session: Session) -> list[str]:
+    """Completed groups whose scored group has not been published yet."""
+    return list(session.scalars(select(Group.id).where(Group.completed_at.is_not(None),
+                                                       Group.published_at.is_(None))))
+
+
+def mark_published(session: Session, group_id: str) -> None:
+    session.execute(update(Group).where(Group.id == group_id).values(published_at=utcnow()))
+    session.commit()
