@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from designrl.tasks.layout.env import GENERATED_TASK_IDS, LayoutEnv
+from designrl.rollout.episode import EpisodeSpec, layout_row, run_episode_spec
+from designrl.tasks.layout.env import GENERATED_TASK_IDS
 from designrl.tasks.layout.generate import TEST_SEED_START
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 
@@ -55,14 +56,15 @@ class BenchPlan:
         return out
 
 
-def run_case(case: BenchCase) -> dict[str, Any]:
-    """Run one episode; the same call the workers make."""
-    from designrl.policies import make_layout_policy
-    from designrl.rollout.layout_episode import run_episode
+def case_spec(case: BenchCase) -> EpisodeSpec:
+    return EpisodeSpec(family="layout", task_id=case.task_id, policy=case.policy,
+                       seed=case.seed, profile=case.profile)
 
-    env = LayoutEnv(profile=case.profile)
-    policy = make_layout_policy(case.policy, seed=case.seed)
-    return run_episode(env, policy, case.task_id, case.seed)
+
+def run_case(case: BenchCase) -> dict[str, Any]:
+    """Run one episode through ``run_episode_spec``, the call the workers make."""
+    spec = case_spec(case)
+    return layout_row(spec, run_episode_spec(spec))
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

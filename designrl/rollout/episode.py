@@ -1,0 +1,70 @@
+"""``run_episode_spec``: the one call that runs an episode, embedded or in a worker.
+
+An ``EpisodeSpec`` names what to run (family, task, seed or item, policy); the
+result is an ``EpisodeRecord``. The embedded benchmark and the Celery workers both
+call this, so a job run through the services gives the same records as the same
+job run in one process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from designrl.rollout.record import EpisodeRecord
+
+
+class EpisodeSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    family: str
+    task_id: str
+    policy: str
+    seed: int | None = None
+    item_key: str | None = None  # a dataset item's id (single-turn families)
+    profile: str | None = None  # layout: "default" or "designgym"
+    policy_version: int | None = None
+    step_limit: int = 64
+
+
+def run_episode_spec(spec: EpisodeSpec) -> EpisodeRecord:
+    """Run the episode ``spec`` names. Unknown families and policies raise ``ValueError``
+    (a bad job, caught before anything runs); a bad step or page is a scored record."""
+    if spec.family == "layout":
+        return _run_layout(spec)
+    raise ValueError(f"family {spec.family!r} has no policy that runs episodes yet "
+                     "(language-model policies come with inference)")
+
+
+def _run_layout(spec: EpisodeSpec) -> EpisodeRecord:
+    from designrl.policies import make_layout_policy
+    from designrl.rollout.layout_episode import run_episode
+    from designrl.tasks.layout.env import LayoutEnv
+
+    seed = 0 if spec.seed is None else spec.seed
+    env = LayoutEnv(profile=spec.profile or "default")
+    raw = run_episode(env, make_layout_policy(spec.policy, seed=seed), spec.task_id, seed,
+                      step_limit=spec.step_limit)
+    return EpisodeRecord.from_layout(raw)
+
+
+def layout_row(spec: EpisodeSpec, record: EpisodeRecord) -> dict[str, Any]:
+    """A layout record as one flat row (what the benchmark summary and report read)."""
+    summary = record.summary
+    return {
+        "policy": spec.policy, "task_id": spec.task_id, "family": summary["family"],
+        "profile": summary["profile"], "seed": spec.seed,
+        "start_score": record.start_score, "final_score": record.final_score,
+        "start_instruction_score": summary["start_instruction_score"],
+        "instruction_score": record.instruction_score,
+        "start_potential": record.rewards.get("start_potential"),
+        "final_potential": record.rewards.get("final_potential"),
+        "total_reward": record.total_reward, "steps": len(record.steps),
+        "invalid_actions": summary["invalid_actions"], "done": summary["done"],
+        "seconds": record.seconds, "before": summary["before"], "after": summary["after"],
+        "actions": [{"action": s.action, "reward": s.reward, "score": s.score,
+                     "instruction_score": (s.info or {}).get("instruction_score"),
+                     "potential": (s.info or {}).get("potential"), "error": s.error}
+                    for s in record.steps],
+    }

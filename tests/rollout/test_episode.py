@@ -1,0 +1,41 @@
+"""``run_episode_spec``: the one episode call of the embedded bench and the workers."""
+
+from __future__ import annotations
+
+import pytest
+
+from designrl.bench import BenchCase, run_case
+from designrl.policies import make_layout_policy
+from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+from designrl.rollout.layout_episode import run_episode
+from designrl.rollout.record import EpisodeRecord
+from designrl.tasks.layout.env import LayoutEnv
+
+
+@pytest.mark.parametrize("case", [BenchCase("designgym", "poster_basic_v1", 1, "rule"),
+                                  BenchCase("default", "gen-slide", 1_000_001, "random")])
+def test_the_bench_row_is_the_direct_episode_record(case):
+    direct = run_episode(LayoutEnv(profile=case.profile),
+                         make_layout_policy(case.policy, seed=case.seed), case.task_id, case.seed)
+    row = run_case(case)
+    assert {k: v for k, v in row.items() if k != "seconds"} == {
+        k: v for k, v in direct.items() if k != "seconds"}
+
+
+def test_record_round_trips_through_json_exactly():
+    record = run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", seed=7,
+                                          policy="random", profile="default"))
+    assert record.outcome == "ok" and record.steps
+    valid = sum(s.valid for s in record.steps)
+    assert record.valid_action_rate == valid / len(record.steps)
+    again = EpisodeRecord.model_validate_json(record.model_dump_json())
+    assert again == record  # floats survive JSON bit for bit
+
+
+def test_bad_specs_are_refused_before_running():
+    with pytest.raises(ValueError, match="no policy that runs episodes"):
+        run_episode_spec(EpisodeSpec(family="svg", task_id="svg-prompts", policy="expert"))
+    with pytest.raises(ValueError, match="unknown layout policy"):
+        run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", policy="nope"))
+    with pytest.raises(ValueError):
+        EpisodeSpec(family="layout", task_id="gen-poster", policy="rule", extra=1)
