@@ -1,0 +1,64 @@
+"""Running an episode that lives in the store: what a worker task does with an episode id.
+
+``run_stored_episode`` claims the episode, runs it through ``run_episode_spec``
+(the embedded path's call), writes its record once and, when it was the last of
+its group, hands the group to ``publish``. Every step is idempotent by episode
+id, so a retried or redelivered task is harmless.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+from designrl.rollout.record import EpisodeRecord
+from designrl.store.jobs import claim_episode, finish_episode
+
+Outcome = Literal["done", "duplicate", "skipped", "gave_up"]
+
+
+def stored_spec(episode) -> EpisodeSpec:
+    return EpisodeSpec(family=episode.family, task_id=episode.task_id, policy=episode.policy,
+                       seed=episode.seed, item_key=episode.item_key, profile=episode.profile,
+                       policy_version=episode.policy_version)
+
+
+def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, worker: str,
+                       publish: Callable[[str], object] | None = None,
+                       max_attempts: int = 3) -> Outcome:
+    """Run one stored episode. Returns ``done`` (written now), ``duplicate`` (another
+    delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
+    ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed)."""
+    with sessions() as session:
+        episode = claim_episode(session, episode_id, worker)
+        if episode is None:
+            return "skipped"
+        if episode.attempts > max_attempts:
+            finished = finish_episode(session, episode_id,
+                                      failed=f"started {max_attempts} times without finishing")
+            _publish(finished.group_completed, publish)
+            return "gave_up"
+        spec = stored_spec(episode)
+    try:
+        record = run_episode_spec(spec)
+    except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
+        record = EpisodeRecord(outcome="error", error=str(exc))
+    return finish_stored_episode(sessions, episode_id, record, publish)
+
+
+def finish_stored_episode(sessions: sessionmaker[Session], episode_id: str,
+                          record: EpisodeRecord,
+                          publish: Callable[[str], object] | None = None) -> Outcome:
+    """Write ``record`` for the episode (once) and publish its group if it completed it."""
+    with sessions() as session:
+        finished = finish_episode(session, episode_id, record)
+    _publish(finished.group_completed, publish)
+    return "done" if finished.written else "duplicate"
+
+
+def _publish(group_id: str | None, publish: Callable[[str], object] | None) -> None:
+    if group_id is not None and publish is not None:
+        publish(group_id)

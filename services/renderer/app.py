@@ -1,0 +1,45 @@
+"""The Celery application the workers run and the API enqueues to.
+
+Late acknowledgement with rejection on worker loss: a task whose worker dies
+mid-episode goes back to the queue (at once when the pool child is killed; after
+``visibility_timeout_s`` when the whole worker is), and the episode's idempotent
+write makes a second run harmless. One task at a time per process.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+from services.renderer.settings import RendererSettings
+
+RUN_EPISODE = "designrl.run_episode"
+
+
+def make_celery(settings: RendererSettings) -> Celery:
+    app = Celery("designrl", broker=settings.redis_url)
+    app.conf.update(
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        task_ignore_result=True,
+        task_default_queue=settings.queue,
+        task_serializer="json",
+        accept_content=["json"],
+        broker_connection_retry_on_startup=True,
+        broker_transport_options={"visibility_timeout": settings.visibility_timeout_s},
+        worker_hijack_root_logger=False,
+        task_soft_time_limit=settings.episode_time_limit_s,
+        task_time_limit=settings.episode_time_limit_s + 30,
+    )
+    return app
+
+
+settings = RendererSettings()
+app = make_celery(settings)
+app.autodiscover_tasks(["services.renderer"], related_name="tasks", force=True)
+
+
+def enqueue_episodes(episode_ids: list[str]) -> None:
+    """Send one task per episode id (raises if the broker is unreachable)."""
+    for episode_id in episode_ids:
+        app.send_task(RUN_EPISODE, args=[episode_id], queue=settings.queue)

@@ -1,0 +1,22 @@
+"""The renderer's settings, from the environment (the only place services read it)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from designrl.rollout.groups import GROUPS_STREAM
+
+
+class RendererSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DESIGNRL_", extra="ignore", populate_by_name=True)
+
+    database_url: str = Field("sqlite:///designrl.db", validation_alias="DATABASE_URL")
+    redis_url: str = Field("redis://127.0.0.1:6379/0", validation_alias="REDIS_URL")
+    queue: str = "episodes"
+    groups_stream: str = GROUPS_STREAM
+    episode_time_limit_s: float = 300.0  # then the episode is a recorded time-out
+    max_attempts: int = 3  # deliveries of one episode before it is recorded as failed
+    # An unacknowledged task comes back after this long if its worker vanished; longer
+    # than any episode, or a slow episode would run twice.
+    visibility_timeout_s: int = 900

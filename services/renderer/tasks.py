@@ -1,0 +1,59 @@
+"""The episode task: a thin shell around ``designrl.rollout.stored.run_stored_episode``.
+
+Transient faults (the database or Redis unreachable) are retried with backoff; an
+episode over its time limit is recorded as a ``timeout``; anything the episode
+itself does wrong is already a recorded outcome in the library.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from functools import cache
+
+from celery.exceptions import SoftTimeLimitExceeded
+from redis import Redis
+from redis.exceptions import RedisError
+from sqlalchemy.exc import OperationalError
+
+from designrl.rollout.groups import publish_group
+from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.stored import finish_stored_episode, run_stored_episode
+from designrl.store import make_engine, make_sessionmaker
+from services.renderer.app import RUN_EPISODE, app, settings
+
+log = logging.getLogger(__name__)
+
+
+def worker_name() -> str:
+    """host:pid of the process running the task (the pool child, not the parent)."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@cache
+def _sessions():
+    """Per process (created after the fork): an engine is never shared across processes."""
+    return make_sessionmaker(make_engine(settings.database_url))
+
+
+@cache
+def _redis() -> Redis:
+    return Redis.from_url(settings.redis_url)
+
+
+def _publish(group_id: str) -> None:
+    publish_group(_sessions(), _redis(), group_id, settings.groups_stream)
+
+
+@app.task(name=RUN_EPISODE, bind=True, autoretry_for=(OperationalError, RedisError),
+          retry_backoff=True, retry_backoff_max=60, max_retries=8)
+def run_episode(self, episode_id: str) -> str:
+    try:
+        return run_stored_episode(_sessions(), episode_id, worker=worker_name(), publish=_publish,
+                                  max_attempts=settings.max_attempts)
+    except SoftTimeLimitExceeded:
+        log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
+        record = EpisodeRecord(outcome="timeout",
+                               error=f"over the {settings.episode_time_limit_s:g}s limit")
+        return finish_stored_episode(_sessions(), episode_id, record, _publish)
