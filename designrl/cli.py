@@ -45,7 +45,61 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write results.json only, not the HTML report")
     bench.add_argument("--json", action="store_true",
                        help="print the summary as JSON on stdout instead of a table")
+
+    db_help = "database URL (default: $DATABASE_URL, else sqlite:///designrl.db)"
+    db = sub.add_parser("db", help="create or migrate the database",
+                        description="Bring the database to the newest migration.")
+    db.add_argument("action", choices=["upgrade"])
+    db.add_argument("--db", default=None, help=db_help)
+    key = sub.add_parser("api-key", help="create an API key (printed once)",
+                         description="Create an API key; only its SHA-256 is stored.")
+    key.add_argument("action", choices=["create"])
+    key.add_argument("name", help="who the key is for (unique)")
+    key.add_argument("--role", choices=["admin", "user", "reader"], default="user")
+    key.add_argument("--db", default=None, help=db_help)
+    key.add_argument("--json", action="store_true", help="print JSON")
     return parser
+
+
+def _database_url(given: str | None) -> str:
+    import os
+
+    from designrl.store import EMBEDDED_URL
+
+    return given or os.environ.get("DATABASE_URL") or EMBEDDED_URL
+
+
+def cmd_db(args: argparse.Namespace) -> int:
+    from designrl.store import upgrade
+
+    url = _database_url(args.db)
+    upgrade(url)
+    print(f"database at the newest migration: {url.split('@')[-1]}")
+    return 0
+
+
+def cmd_api_key(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import IntegrityError
+
+    from designrl.store import make_engine, make_sessionmaker, upgrade
+    from designrl.store.keys import create_api_key
+
+    url = _database_url(args.db)
+    upgrade(url)
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            key = create_api_key(session, args.name, args.role)
+    except IntegrityError:
+        print(f"error: a key named {args.name!r} exists already", file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    if args.json:
+        print(json.dumps({"name": args.name, "role": args.role, "key": key}))
+    else:
+        print(key)
+    return 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -115,7 +169,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"bench": cmd_bench}
+    handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key}
     return handlers[args.command](args)
 
 

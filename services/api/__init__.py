@@ -1,0 +1,1 @@
+"""The REST API: benchmark and rollout jobs, episodes, health, metrics, the layout env."""

@@ -1,0 +1,58 @@
+"""Request dependencies: a database session, the caller's API key, a job it may see."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from designrl.store.keys import find_api_key
+from designrl.store.models import ApiKey, Job
+
+_header = APIKeyHeader(name="X-API-Key", auto_error=False,
+                       description="An API key (`designrl api-key create NAME`).")
+_bearer = HTTPBearer(auto_error=False, description="The same key as a bearer token.")
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+
+def current_key(session: SessionDep, header: Annotated[str | None, Depends(_header)],
+                bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+                ) -> ApiKey:
+    presented = header or (bearer.credentials if bearer else None)
+    if not presented:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "an API key is required "
+                            "(X-API-Key header or Authorization: Bearer)",
+                            headers={"WWW-Authenticate": "Bearer"})
+    key = find_api_key(session, presented)
+    if key is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "unknown or revoked API key",
+                            headers={"WWW-Authenticate": "Bearer"})
+    return key
+
+
+KeyDep = Annotated[ApiKey, Depends(current_key)]
+
+
+def submitter(key: KeyDep) -> ApiKey:
+    if key.role == "reader":
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "this key may read, not submit")
+    return key
+
+
+def visible_job(session: Session, key: ApiKey, job_id: str) -> Job:
+    job = session.get(Job, job_id)
+    if job is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no job {job_id}")
+    if key.role != "admin" and job.owner != key.name:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, "this job belongs to another key")
+    return job

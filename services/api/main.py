@@ -1,0 +1,162 @@
+"""The API application: ``create_app(settings)``; ``uvicorn services.api.main:app`` serves it.
+
+Wiring only: settings, the database and Redis clients, the enqueue function, error
+handlers (422 with a readable message, 413 for oversized bodies, 503 when the
+database is down), the routers, ``/metrics``, the reconciler loop, and the layout
+env's OpenEnv server mounted at ``/env``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from http import HTTPStatus
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from redis import Redis
+from sqlalchemy.exc import DBAPIError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from designrl.rollout.groups import publish_group
+from designrl.rollout.reconcile import reconcile
+from designrl.store import make_engine, make_sessionmaker, upgrade
+from designrl.store.models import utcnow
+from services.api import metrics
+from services.api.routers import episodes, health, jobs
+from services.api.settings import ApiSettings
+
+log = logging.getLogger(__name__)
+
+
+def celery_enqueue(settings: ApiSettings) -> Callable[[Sequence[str]], None]:
+    from services.renderer.app import RUN_EPISODE, make_celery
+    from services.renderer.settings import RendererSettings
+
+    celery = make_celery(RendererSettings(redis_url=settings.redis_url, queue=settings.queue))
+
+    def enqueue(episode_ids: Sequence[str]) -> None:
+        with celery.producer_or_acquire() as producer:
+            for episode_id in episode_ids:
+                celery.send_task(RUN_EPISODE, args=[episode_id], queue=settings.queue,
+                                 producer=producer, retry=False)
+    return enqueue
+
+
+def create_app(settings: ApiSettings | None = None, *,
+               enqueue: Callable[[Sequence[str]], None] | None = None) -> FastAPI:
+    settings = settings or ApiSettings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if settings.migrate_on_start:
+            upgrade(settings.database_url)
+        engine = make_engine(settings.database_url)
+        app.state.sessions = make_sessionmaker(engine)
+        app.state.redis = Redis.from_url(settings.redis_url, socket_timeout=3,
+                                         socket_connect_timeout=3)
+        app.state.enqueue = enqueue or celery_enqueue(settings)
+        loop = (asyncio.create_task(_reconcile_forever(app))
+                if settings.reconcile_every_s > 0 else None)
+        yield
+        if loop is not None:
+            loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await loop
+        app.state.redis.close()
+        engine.dispose()
+
+    app = FastAPI(title="designrl API", version="0.1.0", lifespan=lifespan,
+                  description="Benchmark and rollout jobs for design-RL task families.")
+    app.state.settings = settings
+    _add_error_handlers(app)
+    _add_middleware(app, settings)
+    for router in (health.router, jobs.router, episodes.router):
+        app.include_router(router)
+
+    @app.get("/metrics", include_in_schema=False)
+    def get_metrics() -> Response:
+        body, content_type = metrics.render(app)
+        return Response(body, media_type=content_type)
+
+    from services.layout_env.app import create_app as create_env_app
+    app.mount("/env", create_env_app())
+    return app
+
+
+async def _reconcile_forever(app: FastAPI) -> None:
+    settings: ApiSettings = app.state.settings
+    while True:
+        await asyncio.sleep(settings.reconcile_every_s)
+        try:
+            await asyncio.to_thread(reconcile_once, app)
+        except Exception as exc:  # noqa: BLE001 - try again next round
+            log.warning("reconcile failed: %s", exc)
+
+
+def reconcile_once(app: FastAPI):
+    state, settings = app.state, app.state.settings
+    return reconcile(
+        state.sessions, enqueued_before=utcnow() - timedelta(seconds=settings.requeue_after_s),
+        enqueue=state.enqueue,
+        publish=lambda group_id: publish_group(state.sessions, state.redis, group_id,
+                                               settings.groups_stream))
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = HTTPStatus(exc.status_code).phrase.lower().replace(" ", "_").replace("-", "_")
+        return JSONResponse(status_code=exc.status_code, headers=exc.headers, content={
+            "error": code, "message": str(exc.detail), "detail": exc.detail})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors():
+            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+            problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
+        return JSONResponse(status_code=422, content={
+            "error": "invalid_request", "message": "; ".join(problems),
+            "detail": [{k: v for k, v in e.items() if k in ("loc", "msg", "type")}
+                       for e in exc.errors()]})
+
+    @app.exception_handler(DBAPIError)
+    async def database_down(request: Request, exc: DBAPIError) -> JSONResponse:
+        log.warning("database error on %s: %s", request.url.path, exc)
+        return JSONResponse(status_code=503, headers={"Retry-After": "5"}, content={
+            "error": "database_unavailable",
+            "message": "the database is not answering; nothing was changed, try again"})
+
+
+def _add_middleware(app: FastAPI, settings: ApiSettings) -> None:
+    @app.middleware("http")
+    async def limits_and_metrics(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length is None and "chunked" in request.headers.get("transfer-encoding", ""):
+            return JSONResponse(status_code=411, content={
+                "error": "length_required", "message": "send a Content-Length"})
+        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+            return JSONResponse(status_code=413, content={
+                "error": "payload_too_large",
+                "message": f"request bodies are limited to {settings.max_body_bytes} bytes"})
+        started = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        path = getattr(route, "path", "unmatched")
+        metrics.HTTP_REQUESTS.labels(request.method, path, str(response.status_code)).inc()
+        metrics.HTTP_SECONDS.labels(request.method, path).observe(time.perf_counter() - started)
+        return response
+
+
+def __getattr__(name: str):
+    """``uvicorn services.api.main:app``: the app is built on first access, from the env."""
+    if name == "app":
+        return create_app()
+    raise AttributeError(name)

@@ -1,0 +1,136 @@
+"""Jobs: submit (rows committed, then enqueued), list, read with progress, episodes, cancel."""
+
+from __future__ import annotations
+
+import base64
+import logging
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from designrl.store.jobs import (
+    EpisodePlan,
+    cancel_job,
+    create_job,
+    job_progress,
+    list_episodes,
+    list_jobs,
+    mark_enqueued,
+)
+from designrl.store.models import ApiKey, Episode, Job
+from services.api import metrics
+from services.api.deps import KeyDep, SessionDep, submitter, visible_job
+from services.api.schemas import (
+    BenchmarkJobRequest,
+    EpisodeOut,
+    EpisodePage,
+    JobOut,
+    JobPage,
+    JobRequest,
+    Progress,
+    RolloutJobRequest,
+)
+
+log = logging.getLogger(__name__)
+router = APIRouter(prefix="/v1", tags=["jobs"])
+
+
+def job_plans(body: BenchmarkJobRequest | RolloutJobRequest) -> list[EpisodePlan]:
+    """The episodes a request asks for, in a stable order."""
+    if isinstance(body, BenchmarkJobRequest):
+        return [EpisodePlan(family="layout", task_id=t, item_key=str(s), seed=s, policy=p,
+                            profile=body.profile)
+                for t in body.tasks for s in body.seeds for p in body.policies]
+    return [EpisodePlan(family="layout", task_id=t, item_key=str(s), seed=s, policy=body.policy,
+                        profile=body.profile, policy_version=body.policy_version, group=g)
+            for g, (t, s) in enumerate((t, s) for t in body.tasks for s in body.seeds)
+            for _ in range(body.group_size)]
+
+
+def job_out(session: Session, job: Job) -> JobOut:
+    return JobOut(id=job.id, kind=job.kind, status=job.status, owner=job.owner, spec=job.spec,
+                  episodes_total=job.episodes_total,
+                  progress=Progress(**job_progress(session, job.id)),
+                  created_at=job.created_at, started_at=job.started_at,
+                  finished_at=job.finished_at, error=job.error)
+
+
+def episode_out(episode: Episode) -> EpisodeOut:
+    fields = {name: getattr(episode, name) for name in EpisodeOut.model_fields if name != "links"}
+    links = {"self": f"/v1/episodes/{episode.id}"}
+    if episode.family == "layout" and episode.status == "completed":
+        links |= {"before": f"/v1/episodes/{episode.id}/images/before.svg",
+                  "after": f"/v1/episodes/{episode.id}/images/after.svg"}
+    return EpisodeOut(**fields, links=links)
+
+
+@router.post("/jobs", status_code=status.HTTP_202_ACCEPTED, response_model=JobOut)
+def submit_job(body: JobRequest, request: Request, session: SessionDep,
+               key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
+    """Store the job and its episodes, then enqueue them. If the broker is down the job is
+    still accepted: the reconciler enqueues its episodes when it is back."""
+    plans = job_plans(body)
+    limit = request.app.state.settings.max_episodes_per_job
+    if len(plans) > limit:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                            f"the job has {len(plans)} episodes; the limit is {limit}")
+    job = create_job(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
+                     owner=key.name)
+    ids = list(session.scalars(select(Episode.id).where(Episode.job_id == job.id)
+                               .order_by(Episode.position)))
+    try:
+        request.app.state.enqueue(ids)
+        mark_enqueued(session, ids)
+    except Exception as exc:  # noqa: BLE001 - the rows are safe; the reconciler enqueues
+        log.warning("job %s stored but not enqueued (%s); the reconciler will", job.id, exc)
+    metrics.JOBS_SUBMITTED.labels(kind=job.kind).inc()
+    return job_out(session, job)
+
+
+def _cursor(job: Job) -> str:
+    return base64.urlsafe_b64encode(f"{job.created_at.isoformat()}|{job.id}".encode()).decode()
+
+
+def _parse_cursor(cursor: str) -> tuple[datetime, str]:
+    try:
+        created, job_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|")
+        return datetime.fromisoformat(created), job_id
+    except (ValueError, UnicodeDecodeError):
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, "invalid cursor") from None
+
+
+@router.get("/jobs", response_model=JobPage)
+def get_jobs(session: SessionDep, key: KeyDep, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+             cursor: Annotated[str | None, Query(max_length=200)] = None) -> JobPage:
+    """Jobs newest first (an admin key sees every job, others their own)."""
+    jobs = list_jobs(session, owner=None if key.role == "admin" else key.name, limit=limit,
+                     before=_parse_cursor(cursor) if cursor else None)
+    return JobPage(items=[job_out(session, j) for j in jobs],
+                   next_cursor=_cursor(jobs[-1]) if len(jobs) == limit else None)
+
+
+@router.get("/jobs/{job_id}", response_model=JobOut)
+def get_job(job_id: str, session: SessionDep, key: KeyDep) -> JobOut:
+    return job_out(session, visible_job(session, key, job_id))
+
+
+@router.get("/jobs/{job_id}/episodes", response_model=EpisodePage)
+def get_job_episodes(job_id: str, session: SessionDep, key: KeyDep,
+                     limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                     after: Annotated[int, Query(ge=-1)] = -1) -> EpisodePage:
+    """A job's episodes in submission order; pass ``next_after`` back as ``after``."""
+    visible_job(session, key, job_id)
+    episodes = list_episodes(session, job_id, limit=limit, after=after)
+    return EpisodePage(items=[episode_out(e) for e in episodes],
+                       next_after=episodes[-1].position if len(episodes) == limit else None)
+
+
+@router.post("/jobs/{job_id}/cancel", response_model=JobOut)
+def post_cancel(job_id: str, session: SessionDep,
+                key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
+    """Cancel: queued episodes are dropped; running ones finish and are kept."""
+    visible_job(session, key, job_id)
+    return job_out(session, cancel_job(session, job_id))
