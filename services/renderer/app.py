@@ -1,8 +1,9 @@
 """The Celery application the workers run and the API enqueues to.
 
 Late acknowledgement with rejection on worker loss: a task whose worker dies
-mid-episode goes back to the queue (at once when the pool child is killed; after
-``visibility_timeout_s`` when the whole worker is), and the episode's idempotent
+mid-episode goes back to the queue (at once when the pool child is killed; when
+the whole worker is, a live worker's sweep restores it ``visibility_timeout_s``
+after it was taken), and the episode's idempotent
 write makes a second run harmless. One task at a time per process.
 """
 
@@ -26,7 +27,9 @@ def make_celery(settings: RendererSettings) -> Celery:
         task_serializer="json",
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
-        broker_transport_options={"visibility_timeout": settings.visibility_timeout_s},
+        broker_transport_options={"visibility_timeout": settings.visibility_timeout_s,
+                                  "unacked_restore_interval": settings.restore_interval_s,
+                                  "unacked_restore_throttle": 1},
         worker_hijack_root_logger=False,
         task_soft_time_limit=settings.episode_time_limit_s,
         task_time_limit=settings.episode_time_limit_s + 30,

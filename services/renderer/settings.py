@@ -20,3 +20,5 @@ class RendererSettings(BaseSettings):
     # An unacknowledged task comes back after this long if its worker vanished; longer
     # than any episode, or a slow episode would run twice.
     visibility_timeout_s: int = 900
+    # How often a worker sweeps for such abandoned tasks.
+    restore_interval_s: int = 10
