@@ -6,20 +6,25 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 OUT ?= out/bench
 
-.PHONY: run test lint bench-speed clean setup chromium
+.PHONY: run test lint bench-speed clean setup chromium system-packages
 
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-setup: chromium $(STAMP)
+setup: system-packages $(STAMP)
 
-# The renderer drives Debian's Chromium (Playwright cannot download its own here).
-# Quick no-op when it is already installed.
-chromium:
-	@test -x /usr/bin/chromium || { \
-	  command -v apt-get >/dev/null || { echo "install Chromium (the renderer looks for /usr/bin/chromium, then PATH)"; exit 0; }; \
+# Debian packages: chromium (the renderer drives it; Playwright cannot download its own
+# here) and prometheus (its promtool checks every service's /metrics in the tests; the
+# package's daemon is not started). A quick no-op when both are installed.
+system-packages:
+	@test -x /usr/bin/chromium -a -x /usr/bin/promtool || { \
+	  command -v apt-get >/dev/null || { echo "install chromium and prometheus (promtool)"; exit 0; }; \
 	  $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    prometheus >/dev/null; }
+
+chromium: system-packages
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "need $(PYTHON)"; exit 1; }

@@ -9,6 +9,7 @@ id, so a retried or redelivered task is harmless.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,6 +21,15 @@ from designrl.store.jobs import claim_episode, finish_episode
 Outcome = Literal["done", "duplicate", "skipped", "gave_up"]
 
 
+@dataclass(frozen=True)
+class Ran:
+    """What a delivery of a stored episode did; ``record`` is set when it ran it."""
+
+    outcome: Outcome
+    spec: EpisodeSpec | None = None
+    record: EpisodeRecord | None = None
+
+
 def stored_spec(episode) -> EpisodeSpec:
     return EpisodeSpec(family=episode.family, task_id=episode.task_id, policy=episode.policy,
                        seed=episode.seed, item_key=episode.item_key, profile=episode.profile,
@@ -28,31 +38,32 @@ def stored_spec(episode) -> EpisodeSpec:
 
 def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, worker: str,
                        publish: Callable[[str], object] | None = None,
-                       max_attempts: int = 3) -> Outcome:
-    """Run one stored episode. Returns ``done`` (written now), ``duplicate`` (another
-    delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
+                       max_attempts: int = 3) -> Ran:
+    """Run one stored episode. Its outcome is ``done`` (written now), ``duplicate``
+    (another delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
     ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed)."""
     with sessions() as session:
         episode = claim_episode(session, episode_id, worker)
         if episode is None:
-            return "skipped"
+            return Ran("skipped")
         if episode.attempts > max_attempts:
             finished = finish_episode(session, episode_id,
                                       failed=f"started {max_attempts} times without finishing")
             _publish(finished.group_completed, publish)
-            return "gave_up"
+            return Ran("gave_up")
         spec = stored_spec(episode)
     try:
         record = run_episode_spec(spec)
     except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
         record = EpisodeRecord(outcome="error", error=str(exc))
-    return finish_stored_episode(sessions, episode_id, record, publish)
+    return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)
 
 
 def finish_stored_episode(sessions: sessionmaker[Session], episode_id: str,
                           record: EpisodeRecord,
                           publish: Callable[[str], object] | None = None) -> Outcome:
-    """Write ``record`` for the episode (once) and publish its group if it completed it."""
+    """Write ``record`` for the episode (once) and publish its group if it completed it;
+    ``done`` or ``duplicate``."""
     with sessions() as session:
         finished = finish_episode(session, episode_id, record)
     _publish(finished.group_completed, publish)

@@ -10,7 +10,9 @@ write makes a second run harmless. One task at a time per process.
 from __future__ import annotations
 
 from celery import Celery
+from celery.signals import worker_init, worker_process_shutdown
 
+from services.renderer import metrics
 from services.renderer.settings import RendererSettings
 
 RUN_EPISODE = "designrl.run_episode"
@@ -42,7 +44,14 @@ app = make_celery(settings)
 app.autodiscover_tasks(["services.renderer"], related_name="tasks", force=True)
 
 
-def enqueue_episodes(episode_ids: list[str]) -> None:
-    """Send one task per episode id (raises if the broker is unreachable)."""
-    for episode_id in episode_ids:
-        app.send_task(RUN_EPISODE, args=[episode_id], queue=settings.queue)
+@worker_init.connect
+def _serve_metrics(**_) -> None:
+    if settings.metrics_port:
+        metrics.serve(settings.metrics_port)
+
+
+@worker_process_shutdown.connect
+def _forget_process(pid=None, **_) -> None:
+    if pid:
+        metrics.process_exited(pid)
+

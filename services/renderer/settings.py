@@ -22,3 +22,4 @@ class RendererSettings(BaseSettings):
     visibility_timeout_s: int = 900
     # How often a worker sweeps for such abandoned tasks.
     restore_interval_s: int = 10
+    metrics_port: int = 0  # serve /metrics here from the worker's main process; 0: off

@@ -19,8 +19,9 @@ from sqlalchemy.exc import OperationalError
 
 from designrl.rollout.groups import publish_group
 from designrl.rollout.record import EpisodeRecord
-from designrl.rollout.stored import finish_stored_episode, run_stored_episode
+from designrl.rollout.stored import Ran, finish_stored_episode, run_stored_episode
 from designrl.store import make_engine, make_sessionmaker
+from services.renderer import metrics
 from services.renderer.app import RUN_EPISODE, app, settings
 
 log = logging.getLogger(__name__)
@@ -50,10 +51,12 @@ def _publish(group_id: str) -> None:
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def run_episode(self, episode_id: str) -> str:
     try:
-        return run_stored_episode(_sessions(), episode_id, worker=worker_name(), publish=_publish,
-                                  max_attempts=settings.max_attempts)
+        ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
+                                 publish=_publish, max_attempts=settings.max_attempts)
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",
                                error=f"over the {settings.episode_time_limit_s:g}s limit")
-        return finish_stored_episode(_sessions(), episode_id, record, _publish)
+        ran = Ran(finish_stored_episode(_sessions(), episode_id, record, _publish))
+    metrics.observe(ran)
+    return ran.outcome
