@@ -58,6 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
     key.add_argument("--role", choices=["admin", "user", "reader"], default="user")
     key.add_argument("--db", default=None, help=db_help)
     key.add_argument("--json", action="store_true", help="print JSON")
+    stack = sub.add_parser(
+        "stack", help="run the API and renderer workers as local processes",
+        description="Run the compose stack's API and workers as local processes against the "
+                    "local Redis and Postgres (for machines without Docker); Ctrl-C stops.")
+    stack.add_argument("action", choices=["up"])
+    stack.add_argument("--db", default=None, help=db_help)
+    stack.add_argument("--redis", default=None,
+                       help="Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379/0)")
+    stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
+    stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
+    stack.add_argument("--queue", default="episodes", help="the episode queue's name")
+    stack.add_argument("--json", action="store_true", help="print the endpoints as JSON")
     return parser
 
 
@@ -167,9 +179,51 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stack(args: argparse.Namespace) -> int:
+    import os
+    import signal
+    import time
+
+    from designrl.stack import LocalStack, StackConfig
+
+    config = StackConfig(database_url=_database_url(args.db),
+                         redis_url=args.redis or os.environ.get("REDIS_URL")
+                         or "redis://127.0.0.1:6379/0",
+                         workers=args.workers, api_port=args.port, queue=args.queue)
+    stack = LocalStack(config)
+    try:
+        stack.start()
+    except RuntimeError as exc:
+        stack.stop()
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    endpoints = {"api": stack.api_url, "docs": f"{stack.api_url}/docs",
+                 "metrics": [f"{stack.api_url}/metrics", *stack.worker_metrics.values()]}
+    if args.json:
+        print(json.dumps(endpoints), flush=True)
+    else:
+        print(f"api {endpoints['api']} (docs {endpoints['docs']}); "
+              f"{args.workers} workers; metrics: {', '.join(endpoints['metrics'])}; "
+              "Ctrl-C stops", flush=True)
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    try:
+        while not stopping:
+            dead = [n for n, p in stack.processes.items() if p.poll() is not None]
+            if dead:
+                print(f"error: {', '.join(dead)} exited", file=sys.stderr)
+                return 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stack.stop()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key}
+    handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack}
     return handlers[args.command](args)
 
 

@@ -1,33 +1,23 @@
-"""A running designrl stack for tests: a fresh Postgres schema, a Redis (the machine's, or a
-private ``redis-server`` a test may restart), a private queue and stream, worker processes
-and an API process, all real."""
+"""A running designrl stack for tests: ``designrl.stack.LocalStack`` on a private queue and
+stream, plus a database session factory, an admin API key, and a Redis of our own
+(``PrivateRedis``) for tests that restart it."""
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import httpx
 from db_support import REDIS_URL
 from redis import Redis
 
+from designrl.stack import LocalStack, StackConfig, free_port
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.keys import create_api_key
 from designrl.store.models import Job
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+__all__ = ["PrivateRedis", "Stack", "free_port"]
 
 
 class PrivateRedis:
@@ -59,48 +49,25 @@ class PrivateRedis:
             self.process = None
 
 
-class Stack:
+class Stack(LocalStack):
+    """Workers and an API on a fresh schema; ``settings`` are extra DESIGNRL_... variables."""
+
     def __init__(self, database_url: str, redis_url: str = REDIS_URL, **settings: str) -> None:
         tag = uuid.uuid4().hex[:8]
+        super().__init__(StackConfig(database_url, redis_url, workers=0,
+                                     queue=f"test-episodes-{tag}",
+                                     groups_stream=f"test-groups-{tag}",
+                                     worker_metrics=False, env=settings))
         self.database_url, self.redis_url = database_url, redis_url
-        self.queue, self.stream = f"test-episodes-{tag}", f"test-groups-{tag}"
-        self.env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
-                    "DESIGNRL_QUEUE": self.queue, "DESIGNRL_GROUPS_STREAM": self.stream,
-                    "PYTHONPATH": str(ROOT), **settings}
+        self.queue, self.stream = self.config.queue, self.config.groups_stream
         self.sessions = make_sessionmaker(make_engine(database_url))
-        self.processes: list[subprocess.Popen] = []
-        self.api_url: str | None = None
         self.key: str | None = None
 
-    def _spawn(self, args: list[str]) -> subprocess.Popen:
-        process = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
-        self.processes.append(process)
-        return process
-
-    def start_worker(self, name: str) -> subprocess.Popen:
-        return self._spawn([sys.executable, "-m", "celery", "-A", "services.renderer.app",
-                            "worker", "--pool=prefork", "--concurrency=1", "-Q", self.queue,
-                            "-n", f"{name}@%h", "--without-gossip", "--without-mingle",
-                            "--loglevel=WARNING"])
-
     def start_api(self) -> str:
-        port = free_port()
-        self._spawn([sys.executable, "-m", "uvicorn", "services.api.main:app", "--host",
-                     "127.0.0.1", "--port", str(port), "--log-level", "warning"])
-        self.api_url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.api_url}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
-        else:
-            raise RuntimeError("the API did not start")
+        url = super().start_api()
         with self.sessions() as session:
             self.key = create_api_key(session, f"test-{uuid.uuid4().hex[:6]}", "admin")
-        return self.api_url
+        return url
 
     def client(self) -> httpx.Client:
         return httpx.Client(base_url=self.api_url, headers={"X-API-Key": self.key}, timeout=30)
@@ -116,14 +83,7 @@ class Stack:
         raise AssertionError(f"job {job_id} did not finish in {timeout}s")
 
     def close(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-        for process in self.processes:
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
+        self.stop()
         try:
             redis = Redis.from_url(self.redis_url)
             redis.delete(self.queue, self.stream)
