@@ -1,0 +1,118 @@
+"""API under load: job submissions from concurrent clients on loopback.
+
+    python bench/api_load.py [--requests 1000] [--concurrency 32] [--db URL] [--redis URL] [--json]
+
+Starts the API as a process (``LocalStack``, no workers: the submitted episodes
+wait in a private queue) on a throwaway schema of the Postgres at ``--db``
+(default ``$DATABASE_URL``, else the machine's ``test`` database), then sends
+``--requests`` job submissions (each a benchmark of 1 task × 2 seeds × 2
+policies: a job row, 4 episode rows, 4 enqueued tasks) with at most
+``--concurrency`` in flight. The baseline, measured in the same run with the same
+concurrency: ``GET /healthz`` (no database, no broker). Prints p50/p99 latency of
+both, their ratio, throughput, and every status code; exits 1 on any 5xx.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from collections import Counter
+
+import httpx
+from redis import Redis
+
+from designrl.stack import LocalStack, StackConfig
+from designrl.store import make_engine, make_sessionmaker
+from designrl.store.keys import create_api_key
+from designrl.store.scratch import scratch_schema
+
+JOB = {"kind": "benchmark", "tasks": ["gen-poster"], "seeds": [1, 2],
+       "policies": ["rule", "random"]}
+
+
+async def hammer(base: str, key: str, method: str, path: str, body: dict | None, count: int,
+                 concurrency: int) -> dict:
+    gate = asyncio.Semaphore(concurrency)
+    latencies: list[float] = []
+    statuses: Counter[int] = Counter()
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=base, headers={"X-API-Key": key}, timeout=60,
+                                 limits=limits) as client:
+        async def one() -> None:
+            async with gate:
+                started = time.perf_counter()
+                try:
+                    reply = await client.request(method, path, json=body)
+                    statuses[reply.status_code] += 1
+                except httpx.HTTPError as exc:
+                    statuses[type(exc).__name__] += 1
+                latencies.append(time.perf_counter() - started)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(count)))
+        seconds = time.perf_counter() - started
+    ordered = sorted(latencies)
+    return {"requests": count, "seconds": seconds, "per_second": count / seconds,
+            "p50_ms": 1000 * statistics.median(ordered),
+            "p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+            "max_ms": 1000 * ordered[-1], "statuses": {str(k): v for k, v in statuses.items()}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--db", default=os.environ.get(
+        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
+                                                          "redis://127.0.0.1:6379/0"))
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+
+    queue = f"bench-api-load-{uuid.uuid4().hex[:8]}"
+    with scratch_schema(args.db) as url:
+        config = StackConfig(url, args.redis, workers=0, queue=queue, worker_metrics=False,
+                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"})
+        with LocalStack(config) as stack:
+            with make_sessionmaker(make_engine(url))() as session:
+                key = create_api_key(session, "bench", "user")
+            baseline = asyncio.run(hammer(stack.api_url, key, "GET", "/healthz", None,
+                                          args.requests, args.concurrency))
+            submit = asyncio.run(hammer(stack.api_url, key, "POST", "/v1/jobs", JOB,
+                                        args.requests, args.concurrency))
+        redis = Redis.from_url(args.redis)
+        enqueued = redis.llen(queue)
+        redis.delete(queue)
+    server_errors = sum(v for k, v in submit["statuses"].items() if k.startswith("5"))
+    result = {"concurrency": args.concurrency, "submit": submit, "healthz": baseline,
+              "p50_ratio": submit["p50_ms"] / baseline["p50_ms"],
+              "enqueued_tasks": enqueued, "server_errors": server_errors}
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"{args.requests} requests, {args.concurrency} at a time, loopback")
+        for col in ("request", "p50 ms", "p99 ms", "max ms", "req/s", "statuses"):
+            table.add_column(col, justify="right")
+        for name, row in (("POST /v1/jobs (4 episodes)", submit), ("GET /healthz", baseline)):
+            table.add_row(name, f"{row['p50_ms']:.1f}", f"{row['p99_ms']:.1f}",
+                          f"{row['max_ms']:.1f}", f"{row['per_second']:.0f}",
+                          json.dumps(row["statuses"]))
+        console = Console()
+        console.print(table)
+        console.print(f"submission p50 is {result['p50_ratio']:.1f}x /healthz's; "
+                      f"{enqueued} tasks enqueued (expected {4 * submit['statuses'].get('202', 0)}); "
+                      f"5xx: {server_errors}")
+    return 1 if server_errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
