@@ -11,7 +11,9 @@ OUT ?= out/bench
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-setup: system-packages $(STAMP)
+COMPOSE_SCHEMA := $(VENV)/compose-spec.json
+
+setup: system-packages $(STAMP) $(COMPOSE_SCHEMA)
 
 # Debian packages: chromium (the renderer drives it; Playwright cannot download its own
 # here) and prometheus (its promtool checks every service's /metrics in the tests; the
@@ -32,6 +34,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	rm -f $(VENV)/.installed-* && touch $@
+
+# The Compose specification's JSON schema, for the test that validates docker-compose.yml
+# (no Docker here). PyPI's docker-compose 1.29.2 ships it (Apache-2.0); only the file is used.
+$(COMPOSE_SCHEMA): | $(STAMP)
+	$(PY) -m pip download --quiet --no-deps --dest $(VENV)/downloads docker-compose==1.29.2
+	$(PY) -c "import glob, zipfile; wheel = glob.glob('$(VENV)/downloads/docker_compose-1.29.2-*.whl')[0]; open('$@', 'wb').write(zipfile.ZipFile(wheel).read('compose/config/compose_spec.json'))"
 
 run: setup
 	$(VENV)/bin/designrl bench --out $(OUT)

@@ -1,0 +1,103 @@
+"""The deployment files, checked the way their tools would (no Docker here): the compose file
+against the Compose specification's JSON schema, the Prometheus config with promtool, the
+Grafana dashboard against the metrics our services really export."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from designrl.stack import LocalStack, StackConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+SCHEMA = Path(sys.prefix) / "compose-spec.json"  # put there by `make setup`
+
+
+def required(path: Path, why: str) -> Path:
+    if not path.exists():
+        if os.environ.get("CI"):
+            raise AssertionError(f"{path} is missing ({why})")
+        pytest.skip(f"{path} is missing ({why})")
+    return path
+
+
+def test_compose_file_follows_the_compose_specification():
+    schema = json.loads(required(SCHEMA, "`make setup` fetches it").read_text())
+    jsonschema.Draft201909Validator(schema).validate(COMPOSE)
+    broken = {**COMPOSE, "services": {**COMPOSE["services"], "api": {
+        **COMPOSE["services"]["api"], "depends_on": {"redis": {"condition": "eventually"}}}}}
+    with pytest.raises(jsonschema.ValidationError):  # the schema does bite
+        jsonschema.Draft201909Validator(schema).validate(broken)
+
+
+def test_compose_runs_every_service_and_renderers_scale():
+    services = COMPOSE["services"]
+    assert {"redis", "postgres", "migrate", "api", "renderer", "inference", "prometheus",
+            "grafana"} <= set(services)
+    renderer = services["renderer"]
+    assert "container_name" not in renderer and "ports" not in renderer  # --scale renderer=N
+    for name in ("redis", "postgres", "api", "renderer", "inference"):
+        assert "healthcheck" in services[name], name
+    assert services["api"]["depends_on"]["migrate"]["condition"] == \
+        "service_completed_successfully"
+    assert "gpu" in services["inference"]["profiles"]
+
+
+def test_compose_and_designrl_stack_up_run_the_same_commands(tmp_path):
+    stack = LocalStack(StackConfig("sqlite://", workers=0))
+    spawned = []
+    stack._spawn = lambda name, args, env=None: spawned.append(args)  # record, do not run
+    stack._wait_healthy = lambda *a, **k: None
+    stack.start_api()
+    stack.start_worker("w")
+    stack.stop()
+    api, worker = spawned
+    assert api[api.index("uvicorn"):api.index("--host")] == \
+        COMPOSE["services"]["api"]["command"][:2]
+    command = COMPOSE["services"]["renderer"]["command"]
+    assert worker[worker.index("celery"):worker.index("celery") + 5] == command[:5]
+
+
+def test_env_example_documents_every_variable_compose_reads():
+    used = set(re.findall(r"\$\{(\w+)", (ROOT / "docker-compose.yml").read_text()))
+    documented = {line.split("=", 1)[0] for line in
+                  (ROOT / "deploy" / "env.example").read_text().splitlines()
+                  if line and not line.startswith("#")}
+    assert used <= documented, used - documented
+
+
+def test_promtool_accepts_the_prometheus_config():
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        required(Path("/usr/bin/promtool"), "`make setup` installs Debian's prometheus")
+    run = subprocess.run([promtool, "check", "config", str(ROOT / "deploy" / "prometheus.yml")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_dashboard_only_queries_metrics_we_export():
+    from services.api import metrics as api_metrics
+    from services.renderer import metrics as worker_metrics
+
+    exported = {"designrl_queue_depth", "designrl_episodes"}
+    for module in (api_metrics, worker_metrics):
+        for value in vars(module).values():
+            if hasattr(value, "_name") and hasattr(value, "_type"):
+                base = value._name
+                exported |= {base, f"{base}_total", f"{base}_bucket", f"{base}_sum",
+                             f"{base}_count"}
+    dashboard = json.loads((ROOT / "deploy" / "grafana" / "dashboards" /
+                            "designrl.json").read_text())
+    queried = {name for panel in dashboard["panels"] for target in panel["targets"]
+               for name in re.findall(r"\bdesignrl_\w+", target["expr"])}
+    assert queried and queried <= exported, queried - exported
