@@ -9,9 +9,11 @@ benchmark), and DesignGym's tasks plus every generated family in the
 from __future__ import annotations
 
 import json
+import os
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +67,43 @@ def run_case(case: BenchCase) -> dict[str, Any]:
     """Run one episode through ``run_episode_spec``, the call the workers make."""
     spec = case_spec(case)
     return layout_row(spec, run_episode_spec(spec))
+
+
+def store_job(database_url: str, cases: list[BenchCase], spec: dict[str, Any]) -> list[str]:
+    """The benchmark as a job in the store (embedded: SQLite), as the API would store it;
+    returns its episode ids in case order."""
+    from designrl.store import make_engine, make_sessionmaker, upgrade
+    from designrl.store.jobs import EpisodePlan, create_job, list_episodes
+
+    upgrade(database_url)
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            job = create_job(session, kind="benchmark", spec=spec, plans=[
+                EpisodePlan(family="layout", task_id=c.task_id, item_key=str(c.seed),
+                            seed=c.seed, policy=c.policy, profile=c.profile) for c in cases])
+            return [e.id for e in list_episodes(session, job.id, limit=len(cases))]
+    finally:
+        engine.dispose()
+
+
+@cache
+def _sessions(database_url: str):
+    from designrl.store import make_engine, make_sessionmaker
+
+    return make_sessionmaker(make_engine(database_url))
+
+
+def run_stored_case(database_url: str, episode_id: str) -> dict[str, Any]:
+    """Run a stored episode with the workers' own call (``run_stored_episode``: claim, run,
+    write once) and return its row."""
+    from designrl.rollout.stored import run_stored_episode
+
+    ran = run_stored_episode(_sessions(database_url), episode_id,
+                             worker=f"embedded:{os.getpid()}")
+    if ran.record is None:
+        raise RuntimeError(f"episode {episode_id} did not run here ({ran.outcome})")
+    return layout_row(ran.spec, ran.record)
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

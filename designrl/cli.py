@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seeds for generated tasks (default: 1000000-1000002, test split)")
     bench.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     bench.add_argument("--out", type=Path, default=Path("out/bench"), help="output folder")
+    bench.add_argument("--db", default=None,
+                       help="database for the job and its episodes (default: a SQLite file "
+                            "designrl.db in the output folder)")
     bench.add_argument("--no-report", action="store_true",
                        help="write results.json only, not the HTML report")
     bench.add_argument("--json", action="store_true",
@@ -116,12 +119,14 @@ def cmd_api_key(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from concurrent.futures import ProcessPoolExecutor
+    from dataclasses import asdict
+    from functools import partial
 
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
 
-    from designrl.bench import BenchPlan, run_case, summarize, write_outputs
+    from designrl.bench import BenchPlan, run_stored_case, store_job, summarize, write_outputs
 
     plan = BenchPlan()
     for name in ("policies", "profiles", "tasks"):
@@ -142,17 +147,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 2
     # a pipe or CI log gets the full table rather than 80 squeezed columns
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 150)
+    # The job goes into the store first and every episode runs through the workers' call.
+    args.out.mkdir(parents=True, exist_ok=True)
+    database_url = args.db or f"sqlite:///{(args.out / 'designrl.db').resolve()}"
+    episode_ids = store_job(database_url, cases, {"embedded": True, **asdict(plan)})
+    run = partial(run_stored_case, database_url)
     results = []
     with Progress(console=console, transient=False) as progress:
         bar = progress.add_task("episodes", total=len(cases))
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
-                for result in pool.map(run_case, cases):
+                for result in pool.map(run, episode_ids):
                     results.append(result)
                     progress.advance(bar)
         else:
-            for case in cases:
-                results.append(run_case(case))
+            for episode_id in episode_ids:
+                results.append(run(episode_id))
                 progress.advance(bar)
     summary = summarize(results)
     paths = write_outputs(results, args.out, report=not args.no_report)

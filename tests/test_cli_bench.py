@@ -4,7 +4,12 @@ import json
 import subprocess
 import sys
 
+from sqlalchemy import select
+
 from designrl.cli import main
+from designrl.store import make_engine, make_sessionmaker
+from designrl.store.jobs import list_episodes
+from designrl.store.models import Job
 
 
 def test_bench_writes_results_and_report(tmp_path, capsys):
@@ -21,6 +26,15 @@ def test_bench_writes_results_and_report(tmp_path, capsys):
         assert episode["before"] and episode["after"] and episode["steps"] >= 1
     report = (tmp_path / "report.html").read_text()
     assert report.count("data:image/svg+xml;base64,") == 2 * len(results["episodes"])
+    # the embedded run went through the store, as the workers do: one job, every episode
+    # completed once with the scores results.json reports
+    with make_sessionmaker(make_engine(f"sqlite:///{tmp_path / 'designrl.db'}"))() as session:
+        (job,) = session.scalars(select(Job)).all()
+        assert job.status == "completed" and job.episodes_total == 9
+        stored = {(e.task_id, e.policy, e.profile): e.final_score
+                  for e in list_episodes(session, job.id) if e.status == "completed"}
+    assert stored == {(r["task_id"], r["policy"], r["profile"]): r["final_score"]
+                      for r in results["episodes"]}
 
 
 def test_bad_arguments_exit_2(tmp_path):
