@@ -8,18 +8,43 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from designrl.policies import LAYOUT_POLICIES
-from designrl.tasks import TASKS
+from designrl.tasks import FAMILIES, TASKS
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 
 Seed = Annotated[int, Field(ge=0, le=2**62)]
 
 
 class _JobRequest(BaseModel):
+    """``tasks``, or ``families`` (every registered task of each), × ``seeds``."""
+
     model_config = ConfigDict(extra="forbid")
 
     tasks: list[str] = Field(min_length=1, max_length=100)
+    families: list[str] | None = Field(None, min_length=1, max_length=4)
     seeds: list[Seed] = Field(min_length=1, max_length=1000)
     profile: Literal["default", "designgym"] = "default"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _families_to_tasks(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        if data.get("families") is None:
+            if data.get("tasks") is None:
+                raise ValueError("give tasks (task ids) or families (all their tasks)")
+            return data
+        if data.get("tasks") is not None:
+            raise ValueError("give tasks or families, not both")
+        families = data["families"]
+        if not isinstance(families, list) or not all(isinstance(f, str) for f in families):
+            return data  # the field's own validation says what is wrong
+        unknown = [f for f in families if f not in FAMILIES]
+        if unknown:
+            raise ValueError(f"unknown family {unknown[0]!r}; known: {', '.join(FAMILIES)}")
+        designgym = data.get("profile") == "designgym"
+        tasks = [t for t, task in TASKS.items() if task.family in families
+                 and (not designgym or t in DESIGNGYM_TASK_IDS)]
+        return {**data, "tasks": tasks}
 
     @field_validator("tasks")
     @classmethod

@@ -86,6 +86,10 @@ def test_keys_are_required_and_scoped(api):
     ({"kind": "rollout", "tasks": ["gen-poster"], "seeds": [1], "policy": "rule"},
      "group_size: Field required"),
     ({"kind": "nonsense"}, "Input tag 'nonsense' found using 'kind' does not match"),
+    ({k: v for k, v in BENCH.items() if k != "tasks"}, "give tasks (task ids) or families"),
+    ({**BENCH, "families": ["layout"]}, "give tasks or families, not both"),
+    ({**{k: v for k, v in BENCH.items() if k != "tasks"}, "families": ["svg"]},
+     "needs a language-model policy"),
 ])
 def test_bad_jobs_get_a_readable_422_and_store_nothing(api, body, says):
     reply = api.call("POST", "/v1/jobs", json=body)
@@ -128,6 +132,14 @@ def test_submit_enqueues_every_episode_and_reports_progress(api):
     assert detail["status"] == "queued" and detail["steps"] == []
     cancelled = api.call("POST", f"/v1/jobs/{job['id']}/cancel").json()
     assert cancelled["status"] == "cancelled" and cancelled["progress"]["cancelled"] == 8
+
+
+def test_a_family_means_all_its_tasks(api):
+    body = {**{k: v for k, v in BENCH.items() if k != "tasks"}, "families": ["layout"],
+            "seeds": [0], "policies": ["rule"], "profile": "designgym"}
+    job = api.call("POST", "/v1/jobs", json=body).json()
+    assert job["episodes_total"] == 3  # the designgym profile runs DesignGym's three tasks
+    assert job["spec"]["tasks"] == ["poster_basic_v1", "editorial_cover_v1", "dense_flyer_v1"]
 
 
 def test_rollout_jobs_make_groups(api):
