@@ -122,8 +122,21 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "potential_gain": (statistics.fmean(_gain(r) for r in rs)
                                if rs[0]["start_potential"] is not None else None),
             "worse_than_start": sum(_gain(r) < -1e-12 for r in rs),
+            **_llm_means(rs),
         })
     return rows
+
+
+LLM_STATS = ("valid_json_rate", "model_valid_action_rate", "steer_rate", "prompt_tokens",
+             "completion_tokens", "llm_seconds")
+
+
+def _llm_means(rs: list[dict[str, Any]]) -> dict[str, float]:
+    """Per-episode means of a language-model policy's stats (none for heuristics)."""
+    stats = [r["policy_stats"] for r in rs if r.get("policy_stats")]
+    if not stats:
+        return {}
+    return {k: statistics.fmean(s[k] for s in stats) for k in LLM_STATS}
 
 
 def _gain(r: dict[str, Any]) -> float:

@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the compose stack's API and workers as local processes against the "
                     "local Redis and Postgres (for machines without Docker); Ctrl-C stops.")
     stack.add_argument("action", choices=["up"])
+    model = sub.add_parser("model", help="build models locally (the tiny test model)",
+                           description="Build the tiny test model: a 2-layer Qwen2 with a "
+                                       "tokenizer trained here and a chat template.")
+    model.add_argument("kind", choices=["tiny"])
+    model.add_argument("out", type=Path, help="directory to write the model to")
+    model.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
     stack.add_argument("--db", default=None, help=db_help)
     stack.add_argument("--redis", default=None,
                        help="Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379/0)")
@@ -74,6 +80,17 @@ def build_parser() -> argparse.ArgumentParser:
     stack.add_argument("--queue", default="episodes", help="the episode queue's name")
     stack.add_argument("--json", action="store_true", help="print the endpoints as JSON")
     return parser
+
+
+def _llm_cells(row: dict, shown: bool) -> list[str]:
+    """The language-model columns of a summary row (blank for heuristic policies)."""
+    if not shown:
+        return []
+    if row.get("valid_json_rate") is None:
+        return [""] * 5
+    return [f"{row['valid_json_rate']:.0%}", f"{row['model_valid_action_rate']:.0%}",
+            f"{row['steer_rate']:.0%}", f"{row['prompt_tokens']:.0f}",
+            f"{row['completion_tokens']:.0f}"]
 
 
 def _database_url(given: str | None) -> str:
@@ -138,10 +155,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         plan.generated_seeds = args.gen_seeds
     try:
         cases = plan.cases()
-        from designrl.policies import LAYOUT_POLICIES
-        unknown = [p for p in plan.policies if p not in LAYOUT_POLICIES]
+        from designrl.policies import LAYOUT_POLICIES, is_layout_policy
+        unknown = [p for p in plan.policies if not is_layout_policy(p)]
         if unknown:
-            raise ValueError(f"unknown policy {unknown[0]!r}; known: {', '.join(LAYOUT_POLICIES)}")
+            raise ValueError(f"unknown policy {unknown[0]!r}; known: {', '.join(LAYOUT_POLICIES)}"
+                             ", or llm:<model directory>")
     except ValueError as exc:
         print(f"designrl bench: {exc}", file=sys.stderr)
         return 2
@@ -170,8 +188,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(json.dumps({"summary": summary, **{k: str(v) for k, v in paths.items()}}, indent=1))
         return 0
     table = Table(title="layout benchmark (means per episode)")
+    llm = any(row.get("valid_json_rate") is not None for row in summary)
+    llm_cols = ("JSON ok", "valid act.", "steer", "tok in", "tok out") if llm else ()
     for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "Φ gain",
-                "reward", "steps", "invalid", "s/ep", "ended worse"):
+                "reward", "steps", "invalid", "s/ep", "ended worse", *llm_cols):
         table.add_column(col, justify="left" if col in ("profile", "task", "policy") else "right")
     for row in summary:
         table.add_row(
@@ -181,11 +201,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
             "" if row["potential_gain"] is None else f"{row['potential_gain']:+.3f}",
             f"{row['total_reward']:.3f}",
             f"{row['steps']:.1f}", f"{row['invalid_actions']:.1f}", f"{row['seconds']:.3f}",
-            str(row["worse_than_start"]),
+            str(row["worse_than_start"]), *_llm_cells(row, llm),
         )
     console.print(table)
     for kind, path in paths.items():
         console.print(f"{kind}: {path}")
+    return 0
+
+
+def cmd_model(args: argparse.Namespace) -> int:
+    try:
+        from designrl.models.tiny import build_tiny_model
+        path = build_tiny_model(args.out, seed=args.seed)
+    except ImportError as exc:
+        print(f"error: {exc} (install the train extra: pip install 'designrl[train]')",
+              file=sys.stderr)
+        return 1
+    print(f"tiny model written to {path}")
     return 0
 
 
@@ -233,7 +265,8 @@ def cmd_stack(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack}
+    handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack,
+                "model": cmd_model}
     return handlers[args.command](args)
 
 

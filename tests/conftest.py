@@ -65,3 +65,12 @@ def chat_server(request) -> Iterator[ChatServer]:
     yield state
     httpd.shutdown()
     httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> str:
+    """The tiny test model (``designrl model tiny``), built once per test session."""
+    pytest.importorskip("torch")
+    from designrl.models.tiny import build_tiny_model
+
+    return str(build_tiny_model(tmp_path_factory.mktemp("tiny-model"), seed=0))

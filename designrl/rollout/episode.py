@@ -52,7 +52,7 @@ def _run_layout(spec: EpisodeSpec) -> EpisodeRecord:
 def layout_row(spec: EpisodeSpec, record: EpisodeRecord) -> dict[str, Any]:
     """A layout record as one flat row (what the benchmark summary and report read)."""
     summary = record.summary
-    return {
+    row = {
         "policy": spec.policy, "task_id": spec.task_id, "family": summary["family"],
         "profile": summary["profile"], "seed": spec.seed,
         "start_score": record.start_score, "final_score": record.final_score,
@@ -68,3 +68,6 @@ def layout_row(spec: EpisodeSpec, record: EpisodeRecord) -> dict[str, Any]:
                      "potential": (s.info or {}).get("potential"), "error": s.error}
                     for s in record.steps],
     }
+    if "policy_stats" in summary:
+        row["policy_stats"] = summary["policy_stats"]
+    return row

@@ -20,6 +20,8 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
                 step_limit: int = 64) -> dict[str, Any]:
     """Reset, act until done, and return the episode record (JSON-ready)."""
     started = time.perf_counter()
+    if hasattr(policy, "start_episode"):  # policies that keep per-episode stats (LLMs)
+        policy.start_episode()
     obs = env.reset(task_id=task_id, seed=seed)
     first = obs
     before = env.episode.layout.copy()
@@ -33,7 +35,7 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
             "error": obs.last_action_error,
         })
     state = env.state
-    return {
+    record = {
         "policy": policy.name,
         "task_id": task_id,
         "family": env.task.family,
@@ -54,3 +56,6 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
         "after": env.episode.layout.to_json(),
         "actions": steps,
     }
+    if hasattr(policy, "episode_summary"):
+        record["policy_stats"] = policy.episode_summary()
+    return record

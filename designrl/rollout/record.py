@@ -55,6 +55,8 @@ class EpisodeRecord(BaseModel):
                    "final_potential": record["final_potential"]}
         summary = {k: record[k] for k in ("before", "after", "start_instruction_score",
                                           "invalid_actions", "done", "profile", "family")}
+        if "policy_stats" in record:  # a language model's rates, tokens and turns
+            summary["policy_stats"] = record["policy_stats"]
         return cls(start_score=record["start_score"], final_score=record["final_score"],
                    instruction_score=record["instruction_score"],
                    total_reward=record["total_reward"],

@@ -1,0 +1,1 @@
+"""Models built locally (no model hub here): the tiny test model (``tiny``)."""
