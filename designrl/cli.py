@@ -66,6 +66,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the compose stack's API and workers as local processes against the "
                     "local Redis and Postgres (for machines without Docker); Ctrl-C stops.")
     stack.add_argument("action", choices=["up"])
+    inference = sub.add_parser(
+        "inference", help="run vLLM's server; load or unload LoRA adapters on it",
+        description="serve: start vLLM's OpenAI-compatible server (LoRA on, runtime updating "
+                    "on) and wait until it answers; Ctrl-C stops. load/unload: manage adapters "
+                    "on a running server by version name (policy-vN).")
+    inference.add_argument("action", choices=["serve", "load", "unload"])
+    inference.add_argument("name", nargs="?", help="load/unload: the adapter's name")
+    inference.add_argument("path", nargs="?", help="load: the adapter's directory")
+    inference.add_argument("--model", help="serve: the base model (a directory or hub id)")
+    inference.add_argument("--python", default=None,
+                           help="serve: the interpreter of vLLM's environment "
+                                "(default: .venv-vllm/bin/python if present, else python)")
+    inference.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    inference.add_argument("--port", type=int, default=8000)
+    inference.add_argument("--max-loras", type=int, default=4)
+    inference.add_argument("--served-model-name", default=None)
+    inference.add_argument("--url", default="http://127.0.0.1:8000",
+                           help="load/unload: the server")
     model = sub.add_parser("model", help="build models locally (the tiny test model)",
                            description="Build the tiny test model: a 2-layer Qwen2 with a "
                                        "tokenizer trained here and a chat template.")
@@ -209,6 +227,69 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_inference(args: argparse.Namespace) -> int:
+    from designrl.inference.vllm_server import (
+        AdapterError,
+        AdapterRegistry,
+        VLLMConfig,
+        VLLMServer,
+    )
+
+    if args.action in ("load", "unload"):
+        if not args.name or (args.action == "load" and not args.path):
+            print(f"error: {args.action} needs NAME" + (" and PATH" if args.action == "load"
+                                                        else ""), file=sys.stderr)
+            return 2
+        registry = AdapterRegistry(args.url)
+        try:
+            if args.action == "load":
+                registry.load(args.name, args.path)
+            else:
+                registry.unload(args.name)
+        except (AdapterError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        print(json.dumps({"served": registry.served()}))
+        return 0
+    if not args.model:
+        print("error: serve needs --model", file=sys.stderr)
+        return 2
+    local = Path(".venv-vllm/bin/python")
+    python = args.python or (str(local) if local.exists() else "python")
+    config = VLLMConfig(model=args.model, python=python, port=args.port, host="0.0.0.0",
+                        device=args.device, dtype="float32" if args.device == "cpu" else "auto",
+                        max_loras=args.max_loras, served_model_name=args.served_model_name)
+    server = VLLMServer(config)
+    try:
+        server.start()
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"vLLM serving {args.model} on port {args.port} (LoRA runtime loading on); "
+          "Ctrl-C stops", flush=True)
+    return _wait_until_stopped(lambda: server.process.poll() is None, server.stop)
+
+
+def _wait_until_stopped(alive, stop) -> int:
+    """Block until SIGTERM or Ctrl-C (then ``stop()``: 0) or until ``alive()`` fails (1)."""
+    import signal
+    import time
+
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    try:
+        while not stopping:
+            if not alive():
+                print("error: the service exited", file=sys.stderr)
+                return 1
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop()
+    return 0
+
+
 def cmd_model(args: argparse.Namespace) -> int:
     try:
         from designrl.models.tiny import build_tiny_model
@@ -223,8 +304,6 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 def cmd_stack(args: argparse.Namespace) -> int:
     import os
-    import signal
-    import time
 
     from designrl.stack import LocalStack, StackConfig
 
@@ -247,26 +326,14 @@ def cmd_stack(args: argparse.Namespace) -> int:
         print(f"api {endpoints['api']} (docs {endpoints['docs']}); "
               f"{args.workers} workers; metrics: {', '.join(endpoints['metrics'])}; "
               "Ctrl-C stops", flush=True)
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    try:
-        while not stopping:
-            dead = [n for n, p in stack.processes.items() if p.poll() is not None]
-            if dead:
-                print(f"error: {', '.join(dead)} exited", file=sys.stderr)
-                return 1
-            time.sleep(0.5)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stack.stop()
-    return 0
+    return _wait_until_stopped(
+        lambda: all(p.poll() is None for p in stack.processes.values()), stack.stop)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack,
-                "model": cmd_model}
+                "model": cmd_model, "inference": cmd_inference}
     return handlers[args.command](args)
 
 

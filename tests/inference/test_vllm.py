@@ -95,3 +95,33 @@ def test_a_lora_adapter_loads_at_runtime_under_its_version_name(server, tiny_mod
     finally:
         registry.unload(name)
     assert name not in registry.served()
+
+
+def test_cli_loads_and_unloads_adapters_by_name(server, tiny_model, tmp_path, capsys):
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    from designrl.cli import main
+
+    model = AutoModelForCausalLM.from_pretrained(tiny_model)
+    get_peft_model(model, LoraConfig(r=4, target_modules=["q_proj"])).save_pretrained(
+        tmp_path / "v7")
+    assert main(["inference", "load", "policy-v7", str(tmp_path / "v7"), "--url",
+                 server.url]) == 0
+    assert "policy-v7" in capsys.readouterr().out
+    assert main(["inference", "unload", "policy-v7", "--url", server.url]) == 0
+    assert main(["inference", "load", "policy-v8", str(tmp_path / "missing"), "--url",
+                 server.url]) == 1
+    assert "error" in capsys.readouterr().err
+    assert main(["inference", "serve"]) == 2  # --model is required
+
+
+def test_server_command_line():
+    config = VLLMConfig(model="m", python="/py", port=9, max_loras=3, device="cpu")
+    command = config.command()
+    assert command[:3] == ["/py", "-m", "vllm.entrypoints.openai.api_server"]
+    for flag, value in (("--model", "m"), ("--max-loras", "3"), ("--dtype", "float32"),
+                        ("--logprobs-mode", "processed_logprobs")):
+        assert command[command.index(flag) + 1] == value
+    assert "--enable-lora" in command
+    assert config.environment()["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] == "1"
