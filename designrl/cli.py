@@ -105,10 +105,10 @@ def _llm_cells(row: dict, shown: bool) -> list[str]:
     if not shown:
         return []
     if row.get("valid_json_rate") is None:
-        return [""] * 5
+        return [""] * 6
     return [f"{row['valid_json_rate']:.0%}", f"{row['model_valid_action_rate']:.0%}",
             f"{row['steer_rate']:.0%}", f"{row['prompt_tokens']:.0f}",
-            f"{row['completion_tokens']:.0f}"]
+            f"{row['completion_tokens']:.0f}", f"{row['llm_seconds']:.2f}"]
 
 
 def _database_url(given: str | None) -> str:
@@ -182,7 +182,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"designrl bench: {exc}", file=sys.stderr)
         return 2
     # a pipe or CI log gets the full table rather than 80 squeezed columns
-    console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 150)
+    console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
     # The job goes into the store first and every episode runs through the workers' call.
     args.out.mkdir(parents=True, exist_ok=True)
     database_url = args.db or f"sqlite:///{(args.out / 'designrl.db').resolve()}"
@@ -207,7 +207,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return 0
     table = Table(title="layout benchmark (means per episode)")
     llm = any(row.get("valid_json_rate") is not None for row in summary)
-    llm_cols = ("JSON ok", "valid act.", "steer", "tok in", "tok out") if llm else ()
+    llm_cols = ("JSON ok", "valid act.", "steer", "tok in", "tok out", "model s") if llm else ()
     for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "Φ gain",
                 "reward", "steps", "invalid", "s/ep", "ended worse", *llm_cols):
         table.add_column(col, justify="left" if col in ("profile", "task", "policy") else "right")

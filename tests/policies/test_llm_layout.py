@@ -82,3 +82,17 @@ def test_a_fallback_policy_runs_and_is_counted_apart(tiny_model):
     assert stats["fallback_steps"] == raw["steps"] - model_steps
     assert stats["steer_rate"] == pytest.approx(model_steps / raw["steps"])
     assert [t["ran"] for t in stats["turns"]].count("fallback") == stats["fallback_steps"]
+
+
+def test_bench_shows_the_model_columns(tiny_model, tmp_path, capsys):
+    from designrl.cli import main
+
+    assert main(["bench", "--policies", f"llm:{tiny_model},rule", "--profiles", "default",
+                 "--tasks", "gen-banner", "--gen-seeds", "1000000", "--out", str(tmp_path),
+                 "--no-report"]) == 0
+    table = capsys.readouterr().out
+    for column in ("JSON ok", "valid act.", "steer", "tok in", "tok out", "model s"):
+        assert column in table, column
+    results = json.loads((tmp_path / "results.json").read_text())
+    (llm,) = [r for r in results["summary"] if r["policy"].startswith("llm:")]
+    assert 0 <= llm["valid_json_rate"] <= 1 and llm["prompt_tokens"] > 0 and llm["steer_rate"] == 1
