@@ -58,7 +58,8 @@ def scored_group(session: Session, group_id: str) -> ScoredGroup:
         samples.append(Sample(
             episode_id=e.id, outcome=e.outcome, reward=e.total_reward,
             components=components[e.id], completion=summary.get("completion"),
-            turns=summary.get("turns"), token_ids=summary.get("token_ids"),
+            turns=summary.get("turns") or (summary.get("policy_stats") or {}).get("turns"),
+            token_ids=summary.get("token_ids"),
             logprobs=summary.get("logprobs")))
     return ScoredGroup(group_id=group.id, job_id=group.job_id, task_id=group.task_id,
                        item_key=group.item_key, policy=group.policy,

@@ -1,0 +1,1 @@
+"""The GRPO learner service: scored groups from Redis in, policy versions out."""
