@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -77,6 +78,7 @@ def test_killed_learner_resumes_without_training_a_group_twice(tiny_model, tmp_p
             if process in locals() and locals()[process].poll() is None:
                 locals()[process].kill()
         pending = redis.xpending(stream, "learner")["pending"]
+        announced = current_version(redis, version_key)
         redis.delete(stream, version_key)
 
     output = log.read_text()
@@ -90,5 +92,32 @@ def test_killed_learner_resumes_without_training_a_group_twice(tiny_model, tmp_p
     assert pending == 0  # everything acknowledged: trained and checkpointed, or dropped
     summary = json.loads(output.strip().splitlines()[-1])
     assert summary["dropped"] == {"malformed": 1}
-    assert current_version(redis, version_key) is None  # deleted above; was announced:
     assert (tmp_path / "adapters" / f"policy-v{STEPS}" / "config.json").is_file()
+    assert announced == STEPS  # workers read the newest version here
+
+
+def test_learner_metrics_pass_promtool(tmp_path):
+    """Every update's curve row, as the service exports it, is valid Prometheus text."""
+    from prometheus_client import generate_latest
+
+    from services.learner import metrics
+
+    rows = [{"version": 1, "seconds": 2.5, "idle_fraction": 0.25, "dropped": {"stale": 1},
+             "staleness": [0, 1], "group_reward_mean": 0.12, "valid_action_rate": 0.9,
+             "loss": 0.01, "kl": 0.002},
+            {"version": 2, "seconds": 1.5, "idle_fraction": 0.2, "dropped": {"stale": 2},
+             "staleness": [1, 1], "loss": -0.02}]
+    for row in rows:
+        metrics.observe(row)
+    text = generate_latest().decode()
+    promtool = shutil.which("promtool")
+    if promtool is None:
+        if os.environ.get("CI"):
+            raise AssertionError("promtool is missing: `make setup` installs prometheus")
+        pytest.skip("promtool is missing")
+    run = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "designrl_learner_policy_version 2.0" in text
+    assert 'designrl_learner_groups_dropped_total{reason="stale"} 2.0' in text
+    assert "designrl_learner_staleness_versions_count 4.0" in text
