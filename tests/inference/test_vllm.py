@@ -125,3 +125,44 @@ def test_server_command_line():
         assert command[command.index(flag) + 1] == value
     assert "--enable-lora" in command
     assert config.environment()["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] == "1"
+
+
+def test_the_learner_publishes_lora_versions_that_vllm_serves(server, tiny_model, tmp_path):
+    """Learner -> inference: each update's LoRA adapter is loaded as policy-vN, older versions
+    are unloaded, the version is announced in Redis, and completions sampled from the new
+    version carry the token ids and logprobs the learner trains on next."""
+    import uuid
+
+    from db_support import REDIS_URL
+    from group_support import TurnScorer, layout_group
+    from redis import Redis
+
+    from designrl.learner.grpo import GRPOSettings, Learner
+    from designrl.learner.sources import LocalGroupSource
+    from designrl.learner.versions import VersionPublisher, current_version
+
+    scorer = TurnScorer(tiny_model)
+    source = LocalGroupSource()
+    for seed in (1, 2):
+        source.put(layout_group(scorer, "gen-banner", seed, step_limit=2))
+    redis = Redis.from_url(REDIS_URL)
+    key = f"test-version-{uuid.uuid4().hex[:8]}"
+    registry = AdapterRegistry(server.url)
+    publish = VersionPublisher(tmp_path / "adapters", redis=redis, registry=registry,
+                               version_key=key, keep=1)
+    learner = Learner(tiny_model, tmp_path / "learner", source,
+                      GRPOSettings(max_steps=2, groups_per_step=1, lora_r=8, max_staleness=5,
+                                   learning_rate=1e-3), publish=publish)
+    try:
+        learner.train()
+        served = registry.served()
+        assert version_name(2) in served and version_name(1) not in served  # keep=1
+        assert current_version(redis, key) == 2
+        messages = [layout_messages(LayoutEnv().reset("gen-banner", seed=1_000_000))]
+        sampled = OpenAIBackend(server.url, version_name(2)).complete(
+            messages, temperature=1.0, max_tokens=12, seed=5)[0][0]
+        assert len(sampled.token_ids) == len(sampled.logprobs) > 0
+    finally:
+        for name in publish.loaded:
+            registry.unload(name)
+        redis.delete(key)
