@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from designrl.cli_train import add_train_parser
+
 
 def _csv(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
@@ -90,6 +92,28 @@ def build_parser() -> argparse.ArgumentParser:
     model.add_argument("kind", choices=["tiny"])
     model.add_argument("out", type=Path, help="directory to write the model to")
     model.add_argument("--seed", type=int, default=0, help="weight initialisation seed")
+    sft = sub.add_parser(
+        "sft", help="fine-tune a model on the layout expert's answers; evaluate base vs SFT",
+        description="Write the expert's chat data (unless --data), fine-tune with TRL's "
+                    "SFTTrainer (assistant-only loss), then play held-out test seeds greedily "
+                    "with the base and the trained model and print both.")
+    sft.add_argument("--model", required=True, help="the base model's directory")
+    sft.add_argument("--out", type=Path, required=True,
+                     help="where the trained model goes (sft.jsonl too when written here)")
+    sft.add_argument("--data", type=Path, default=None,
+                     help="chat JSONL to train on (default: write the expert's)")
+    sft.add_argument("--train-seeds", type=_ints, default=None,
+                     help="train seeds for the expert data, e.g. 0-29 (default: 0-29)")
+    sft.add_argument("--tasks", type=_csv, default=None,
+                     help="generated task ids (default: all six families)")
+    sft.add_argument("--epochs", type=float, default=None)
+    sft.add_argument("--learning-rate", type=float, default=None)
+    sft.add_argument("--batch-size", type=int, default=None)
+    sft.add_argument("--lora-r", type=int, default=None, help="train a LoRA adapter of this rank")
+    sft.add_argument("--eval-seeds", type=_ints, default=None,
+                     help="held-out seeds per task (default: 1000000-1000001)")
+    sft.add_argument("--step-limit", type=int, default=8, help="steps per eval episode")
+    sft.add_argument("--json", action="store_true", help="print the results as JSON")
     stack.add_argument("--db", default=None, help=db_help)
     stack.add_argument("--redis", default=None,
                        help="Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379/0)")
@@ -97,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
     stack.add_argument("--queue", default="episodes", help="the episode queue's name")
     stack.add_argument("--json", action="store_true", help="print the endpoints as JSON")
+    add_train_parser(sub, _csv, _ints)
     return parser
 
 
@@ -302,6 +327,67 @@ def cmd_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sft(args: argparse.Namespace) -> int:
+    import time
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from designrl.inference.transformers_backend import TransformersBackend
+    from designrl.learner.evaluate import evaluate_layout
+    from designrl.learner.sft import SFTSettings, losses, train_sft
+    from designrl.learner.sft_data import expert_examples, write_jsonl
+    from designrl.tasks.layout.env import GENERATED_TASK_IDS
+
+    tasks = args.tasks or list(GENERATED_TASK_IDS)
+    eval_seeds = args.eval_seeds or [1_000_000, 1_000_001]
+    given = {"epochs": args.epochs, "learning_rate": args.learning_rate,
+             "batch_size": args.batch_size, "lora_r": args.lora_r}
+    try:
+        settings = SFTSettings(**{k: v for k, v in given.items() if v is not None})
+        unknown = [t for t in tasks if t not in GENERATED_TASK_IDS]
+        if unknown:
+            raise ValueError(f"unknown task {unknown[0]!r}; known: {', '.join(GENERATED_TASK_IDS)}")
+        if any(seed < 1_000_000 for seed in eval_seeds):
+            raise ValueError("--eval-seeds must be test seeds (>= 1000000)")
+        console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
+        started = time.perf_counter()
+        data = args.data
+        if data is None:
+            data = args.out / "sft.jsonl"
+            count = write_jsonl(expert_examples(tasks, args.train_seeds or range(30)), data)
+            console.print(f"expert data: {count} examples in {data}")
+    except ValueError as exc:  # pydantic's ValidationError is one
+        print(f"designrl sft: {exc}", file=sys.stderr)
+        return 2
+    out = train_sft(args.model, data, args.out, settings)
+    loss = losses(out)
+    results = {}
+    for name, path in (("base", args.model), ("sft", out)):
+        results[name] = evaluate_layout(TransformersBackend(str(path)), tasks, eval_seeds,
+                                        step_limit=args.step_limit)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"model": str(out), "settings": settings.model_dump(),
+                          "first_loss": loss[0] if loss else None,
+                          "last_loss": loss[-1] if loss else None, "seconds": seconds,
+                          **results}, indent=1))
+        return 0
+    table = Table(title=f"held-out layout episodes, base vs SFT "
+                        f"({results['sft']['episodes']} episodes, greedy)")
+    for col in ("model", "JSON ok", "valid act.", "final score", "return", "Φ gain"):
+        table.add_column(col, justify="left" if col == "model" else "right")
+    for name, row in results.items():
+        table.add_row(name, f"{row['valid_json_rate']:.0%}", f"{row['valid_action_rate']:.0%}",
+                      f"{row['mean_final_score']:.3f}", f"{row['mean_return']:+.3f}",
+                      f"{row['mean_potential_gain']:+.3f}")
+    console.print(table)
+    if loss:
+        console.print(f"train loss {loss[0]:.3f} -> {loss[-1]:.3f}")
+    console.print(f"model: {out} ({seconds:.0f} s in all)")
+    return 0
+
+
 def cmd_stack(args: argparse.Namespace) -> int:
     import os
 
@@ -331,9 +417,11 @@ def cmd_stack(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from designrl.cli_train import cmd_train
+
     args = build_parser().parse_args(argv)
     handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack,
-                "model": cmd_model, "inference": cmd_inference}
+                "model": cmd_model, "inference": cmd_inference, "train": cmd_train}
     return handlers[args.command](args)
 
 

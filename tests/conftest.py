@@ -74,3 +74,16 @@ def tiny_model(tmp_path_factory) -> str:
     from designrl.models.tiny import build_tiny_model
 
     return str(build_tiny_model(tmp_path_factory.mktemp("tiny-model"), seed=0))
+
+
+@pytest.fixture(scope="session")
+def sft_tiny_model(tiny_model, tmp_path_factory) -> str:
+    """The tiny model after a short SFT on the expert's answers (two families, three seeds):
+    it answers with valid actions often but not always, so sampled groups carry signal."""
+    from designrl.learner.sft import SFTSettings, train_sft
+    from designrl.learner.sft_data import expert_examples, write_jsonl
+
+    data = tmp_path_factory.mktemp("sft-data") / "sft.jsonl"
+    write_jsonl(expert_examples(["gen-poster", "gen-slide"], seeds=range(3)), data)
+    out = tmp_path_factory.mktemp("sft-model")
+    return str(train_sft(tiny_model, data, out, SFTSettings(epochs=6, batch_size=4)))

@@ -39,7 +39,8 @@ class GRPOSettings(BaseModel):
     loss_type: Literal["dapo", "grpo", "dr_grpo", "bnpo", "cispo", "sapo", "luspo",
                        "vespo"] = Field("dapo", description="TRL's loss type")
     learning_rate: float = Field(2e-5, gt=0)
-    beta: float = Field(0.0, ge=0, description="KL coefficient against the starting weights")
+    beta: float = Field(0.02, ge=0, description="KL coefficient against the starting weights "
+                                               "(keeps the policy near SFT; 0 turns it off)")
     epsilon: float = Field(0.2, gt=0, description="PPO clip range")
     temperature: float = Field(1.0, gt=0,
                                description="the sampler's temperature (logprobs are compared "
@@ -55,6 +56,8 @@ class GRPOSettings(BaseModel):
                                                       "instead of every weight")
     lora_alpha: int = 32
     max_grad_norm: float = 1.0
+    gradient_checkpointing: bool = Field(False, description="trade compute for memory "
+                                                            "(large models)")
     seed: int = 0
 
 
@@ -92,7 +95,7 @@ def _trainer_class():
 
         def _reference_logps(self, tensors):
             import torch
-            from trl.models.utils import use_adapter
+            from trl.trainer.utils import use_adapter
 
             ids = torch.cat([tensors["prompt_ids"], tensors["completion_ids"]], 1)
             mask = torch.cat([tensors["prompt_mask"], tensors["completion_mask"]], 1)
@@ -161,7 +164,7 @@ class Learner:
 
     def _make_trainer(self, model):
         from datasets import Dataset
-        from transformers import TrainerCallback
+        from transformers import PrinterCallback, TrainerCallback
         from trl import GRPOConfig
 
         s = self.settings
@@ -170,6 +173,7 @@ class Learner:
             lr_scheduler_type="constant", warmup_steps=0, loss_type=s.loss_type, beta=s.beta,
             epsilon=s.epsilon, temperature=s.temperature, scale_rewards=s.scale_rewards,
             max_grad_norm=s.max_grad_norm, seed=s.seed,
+            gradient_checkpointing=s.gradient_checkpointing,
             # the dataloader only paces the loop: 2 placeholder rows a step, never read
             per_device_train_batch_size=2, num_generations=2, steps_per_generation=1,
             gradient_accumulation_steps=1,
@@ -194,9 +198,11 @@ class Learner:
             def on_log(self, args, state, control, logs=None, **kwargs):
                 learner._on_log(state.global_step, logs or {})
 
-        return _trainer_class()(model=model, reward_funcs=[scored_upstream], args=args,
-                                train_dataset=placeholder, processing_class=self.tokenizer,
-                                peft_config=peft_config, callbacks=[Hooks()], feed=self.feed)
+        trainer = _trainer_class()(model=model, reward_funcs=[scored_upstream], args=args,
+                                   train_dataset=placeholder, processing_class=self.tokenizer,
+                                   peft_config=peft_config, callbacks=[Hooks()], feed=self.feed)
+        trainer.remove_callback(PrinterCallback)  # our log callback reports each update
+        return trainer
 
     @property
     def version(self) -> int:

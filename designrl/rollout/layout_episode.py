@@ -29,14 +29,28 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
     while not obs.done and len(steps) < step_limit:
         action = policy.act(env, obs)
         obs = env.step(action)
-        steps.append({
-            "action": action, "reward": obs.reward, "score": obs.score,
+        steps.append(step_entry(action, obs))
+    record = episode_record(policy.name, task_id, seed, env, first, obs, steps,
+                            before.to_json(), time.perf_counter() - started)
+    if hasattr(policy, "episode_summary"):
+        record["policy_stats"] = policy.episode_summary()
+    return record
+
+
+def step_entry(action: Any, obs: LayoutObservation) -> dict[str, Any]:
+    """One step of an episode record: the action sent and what the env made of it."""
+    return {"action": action, "reward": obs.reward, "score": obs.score,
             "instruction_score": obs.instruction_score, "potential": obs.potential,
-            "error": obs.last_action_error,
-        })
-    state = env.state
-    record = {
-        "policy": policy.name,
+            "error": obs.last_action_error}
+
+
+def episode_record(policy: str, task_id: str, seed: int, env: LayoutEnv,
+                   first: LayoutObservation, obs: LayoutObservation,
+                   steps: list[dict[str, Any]], before: dict[str, Any], seconds: float
+                   ) -> dict[str, Any]:
+    """The episode record (JSON-ready) every layout rollout returns."""
+    return {
+        "policy": policy,
         "task_id": task_id,
         "family": env.task.family,
         "profile": env.profile,
@@ -49,13 +63,10 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
         "final_potential": obs.potential,
         "total_reward": sum(s["reward"] or 0.0 for s in steps),
         "steps": len(steps),
-        "invalid_actions": state.invalid_actions,
+        "invalid_actions": env.state.invalid_actions,
         "done": obs.done,
-        "seconds": time.perf_counter() - started,
-        "before": before.to_json(),
+        "seconds": seconds,
+        "before": before,
         "after": env.episode.layout.to_json(),
         "actions": steps,
     }
-    if hasattr(policy, "episode_summary"):
-        record["policy_stats"] = policy.episode_summary()
-    return record

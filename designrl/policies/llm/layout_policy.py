@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from designrl.inference.types import Backend
+from designrl.inference.types import Backend, Completion
 from designrl.policies.llm.layout_prompt import PromptStyle, layout_messages
-from designrl.policies.llm.parse import parse_completion
+from designrl.policies.llm.parse import ParsedCompletion, parse_completion
 
 
 @dataclass
@@ -43,6 +43,33 @@ class EpisodeStats:
                 "completion_tokens": self.completion_tokens, "llm_seconds": self.seconds,
                 "turns": self.turns}
 
+    def add_turn(self, messages: list[dict[str, str]], completion: Completion, *,
+                 fallback: bool = False) -> ParsedCompletion:
+        """Parse one completion strictly, count it and keep the turn; returns the parse.
+
+        ``fallback``: whether a fallback policy acts when the completion is invalid
+        (the step is then the fallback's, not an invalid one).
+        """
+        parsed = parse_completion(completion.text)
+        self.steps += 1
+        self.valid_json += parsed.json_ok
+        self.valid_action += parsed.valid
+        self.prompt_tokens += completion.prompt_tokens
+        self.completion_tokens += completion.completion_tokens
+        self.seconds += completion.seconds
+        ran = "model" if parsed.valid else ("fallback" if fallback else "invalid")
+        self.fallback_steps += ran == "fallback"
+        self.turns.append({"messages": messages, "completion": completion.text,
+                           "token_ids": completion.token_ids, "logprobs": completion.logprobs,
+                           "finish_reason": completion.finish_reason, "ran": ran,
+                           "error": parsed.error})
+        return parsed
+
+
+def step_seed(seed: int, step: int, temperature: float) -> int | None:
+    """The sampling seed of one step: None when greedy, else distinct per (seed, step)."""
+    return None if temperature == 0 else seed * 100_003 + step
+
 
 class LLMLayoutPolicy:
     def __init__(self, backend: Backend, *, prompt_style: PromptStyle = "compact",
@@ -65,23 +92,10 @@ class LLMLayoutPolicy:
 
     def act(self, env, obs) -> Any:
         messages = layout_messages(obs, self.prompt_style)
-        step_seed = None if self.temperature == 0 else self.seed * 100_003 + self.stats.steps
-        completion = self.backend.complete([messages], n=1, temperature=self.temperature,
-                                           max_tokens=self.max_tokens, seed=step_seed)[0][0]
-        parsed = parse_completion(completion.text)
-        stats = self.stats
-        stats.steps += 1
-        stats.valid_json += parsed.json_ok
-        stats.valid_action += parsed.valid
-        stats.prompt_tokens += completion.prompt_tokens
-        stats.completion_tokens += completion.completion_tokens
-        stats.seconds += completion.seconds
-        ran = "model" if parsed.valid else ("fallback" if self.fallback else "invalid")
-        stats.fallback_steps += ran == "fallback"
-        stats.turns.append({"messages": messages, "completion": completion.text,
-                            "token_ids": completion.token_ids, "logprobs": completion.logprobs,
-                            "finish_reason": completion.finish_reason, "ran": ran,
-                            "error": parsed.error})
+        completion = self.backend.complete(
+            [messages], n=1, temperature=self.temperature, max_tokens=self.max_tokens,
+            seed=step_seed(self.seed, self.stats.steps, self.temperature))[0][0]
+        parsed = self.stats.add_turn(messages, completion, fallback=self.fallback is not None)
         if parsed.valid:
             return parsed.action
         if self.fallback is not None:

@@ -1,0 +1,120 @@
+"""``designrl train``: embedded GRPO on layout tasks, evaluated before and after on held-out
+seeds, with curves as a PNG. Heavy imports happen inside the command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_train_parser(sub, csv, ints) -> None:
+    train = sub.add_parser(
+        "train", help="GRPO on layout tasks in this process (rollouts and updates overlap)",
+        description="Sample layout groups with the in-process backend while the learner "
+                    "trains on them (TRL's GRPO loss); evaluate greedily on held-out seeds "
+                    "before and after; write checkpoints, curves.jsonl, curves.png and "
+                    "summary.json to --out.")
+    train.add_argument("--model", required=True, help="starting model directory (e.g. SFT's)")
+    train.add_argument("--out", type=Path, required=True, help="output folder")
+    train.add_argument("--tasks", type=csv, default=None,
+                       help="layout task ids (default: the six generated families)")
+    train.add_argument("--train-seeds", type=ints, default=list(range(1000)),
+                       help="seeds groups are drawn from, e.g. 0-999 (default)")
+    train.add_argument("--eval-seeds", type=ints, default=[],
+                       help="held-out seeds to evaluate before and after, e.g. 1000000-1000004")
+    train.add_argument("--steps", type=int, default=30, help="updates (default: 30)")
+    train.add_argument("--group-size", type=int, default=8, help="episodes per group (8)")
+    train.add_argument("--groups-per-step", type=int, default=2, help="groups per update (2)")
+    train.add_argument("--max-staleness", type=int, default=1, help="versions (default: 1)")
+    train.add_argument("--step-limit", type=int, default=8, help="steps per episode (8)")
+    train.add_argument("--learning-rate", type=float, default=None)
+    train.add_argument("--beta", type=float, default=None, help="KL coefficient")
+    train.add_argument("--temperature", type=float, default=None, help="sampling temperature")
+    train.add_argument("--loss-type", default=None, help="TRL loss type (default: dapo)")
+    train.add_argument("--seed", type=int, default=0, help="training seed")
+    train.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    try:
+        from designrl.learner.embedded import RolloutSettings, train_embedded
+        from designrl.learner.evaluate import evaluate_layout
+        from designrl.learner.grpo import CURVES_FILE, GRPOSettings
+        from designrl.learner.plots import plot_curves, read_curves
+    except ImportError as exc:
+        print(f"error: {exc} (install the train extra: pip install 'designrl[train]')",
+              file=sys.stderr)
+        return 1
+    from pydantic import ValidationError
+
+    overrides = {"learning_rate": args.learning_rate, "beta": args.beta,
+                 "temperature": args.temperature, "loss_type": args.loss_type}
+    try:
+        grpo = GRPOSettings(max_steps=args.steps, groups_per_step=args.groups_per_step,
+                            max_staleness=args.max_staleness, seed=args.seed,
+                            **{k: v for k, v in overrides.items() if v is not None})
+        rollouts = RolloutSettings(group_size=args.group_size, step_limit=args.step_limit,
+                                   train_seeds=args.train_seeds, seed=args.seed,
+                                   **({"task_ids": args.tasks} if args.tasks else {}))
+    except ValidationError as exc:
+        print(f"error: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
+
+    def evaluate(model_dir: str) -> dict:
+        from designrl.inference.transformers_backend import TransformersBackend
+        result = evaluate_layout(TransformersBackend(model_dir), rollouts.task_ids,
+                                 args.eval_seeds, step_limit=rollouts.step_limit)
+        return {k: v for k, v in result.items() if k != "rows"}
+
+    def show(row: dict) -> None:
+        if not args.json:
+            print(f"v{row['version']:>3}  reward {row.get('group_reward_mean', 0):+.3f}  "
+                  f"valid {row.get('valid_action_rate', 0):.2f}  loss {row.get('loss', 0):+.4f}"
+                  f"  staleness {row.get('staleness_mean', 0):.1f}  idle "
+                  f"{row['idle_fraction']:.0%}  {row['seconds']:.1f}s", flush=True)
+
+    summary: dict = {"settings": {"grpo": grpo.model_dump(), "rollouts": rollouts.model_dump(
+        exclude={"train_seeds"})}}
+    try:
+        if args.eval_seeds:
+            summary["before"] = evaluate(args.model)
+        stats = train_embedded(args.model, args.out, rollouts, grpo, log=show)
+        summary["train"] = stats
+        if args.eval_seeds:
+            summary["after"] = evaluate(stats["model_dir"])
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    plot = plot_curves(read_curves(args.out / CURVES_FILE), args.out / "curves.png",
+                       title=f"GRPO from {args.model}")
+    summary["curves_png"] = str(plot)
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        _print_summary(summary)
+    return 0
+
+
+def _print_summary(summary: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    train = summary["train"]
+    console = Console()
+    dropped = ", ".join(f"{n} {why}" for why, n in train["dropped"].items()) or "none"
+    console.print(f"{train['version']} versions in {train['wall_seconds']:.0f}s; learner idle "
+                  f"{train['idle_fraction']:.0%}; staleness histogram (versions: groups) "
+                  f"{train['staleness']}; dropped groups: {dropped}; curves "
+                  f"{summary['curves_png']}", highlight=False, markup=False)
+    if "before" in summary:
+        table = Table(title="held-out seeds, greedy")
+        table.add_column("measure")
+        table.add_column("before", justify="right")
+        table.add_column("after", justify="right")
+        for key in ("valid_json_rate", "valid_action_rate", "mean_final_score", "mean_return",
+                    "mean_potential_gain"):
+            table.add_row(key, f"{summary['before'][key]:.3f}", f"{summary['after'][key]:.3f}")
+        console.print(table)

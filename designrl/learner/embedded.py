@@ -1,0 +1,176 @@
+"""Embedded GRPO (``designrl train``): rollouts and updates on one machine, no Redis.
+
+A rollout thread samples layout groups with the in-process backend
+(``run_layout_batch``: ``group_size`` episodes of one task and seed, at the learner's
+temperature) and hands them to the same ``Learner`` the service runs, through a
+``LocalGroupSource``. Rollouts and updates overlap: the thread keeps sampling while
+the learner trains, at most ``(max_staleness + 1) × groups_per_step`` groups ahead
+of it (admission control), and samples each batch of groups from the newest
+version the learner has published. The learner still drops any group that ends up
+more than ``max_staleness`` versions old.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from designrl.learner.grpo import GRPOSettings, Learner
+from designrl.learner.sources import LocalGroupSource
+from designrl.policies.llm.layout_prompt import PromptStyle
+from designrl.rollout.groups import Sample, ScoredGroup
+from designrl.rollout.layout_batch import run_layout_batch
+from designrl.tasks.layout.env import GENERATED_TASK_IDS
+from designrl.tasks.layout.generate import TEST_SEED_START
+
+
+class RolloutSettings(BaseModel):
+    """What the rollout thread samples."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_ids: list[str] = Field(default_factory=lambda: list(GENERATED_TASK_IDS))
+    train_seeds: list[int] = Field(default_factory=lambda: list(range(1000)),
+                                   description="seeds groups are drawn from (train split)")
+    group_size: int = Field(8, ge=2, description="episodes per group (one task and seed)")
+    step_limit: int = Field(8, ge=1, description="steps per episode")
+    max_tokens: int = Field(64, ge=1, description="tokens per action")
+    prompt_style: PromptStyle = "compact"
+    seed: int = Field(0, description="order of the items and sampling seeds")
+
+
+class Sampler:
+    """The rollout side: the newest published weights and the thread that samples."""
+
+    def __init__(self, model_dir: str | Path, settings: RolloutSettings, source: LocalGroupSource,
+                 grpo: GRPOSettings) -> None:
+        from designrl.inference.transformers_backend import TransformersBackend
+
+        if any(seed >= TEST_SEED_START for seed in settings.train_seeds):
+            raise ValueError(f"train seeds must be below the test seeds ({TEST_SEED_START})")
+        self.backend = TransformersBackend(str(model_dir))
+        self.settings = settings
+        self.source = source
+        self.grpo = grpo
+        self.lock = threading.Lock()
+        self.latest: tuple[int, Any] | None = None  # (version, model) published last
+        self.stop_event = threading.Event()
+        self.error: BaseException | None = None
+        self.groups_sampled = 0
+        self.sampling_seconds = 0.0
+        self.thread = threading.Thread(target=self._run, name="rollouts", daemon=True)
+
+    def publish(self, version: int, model, tokenizer) -> None:
+        """The learner's callback: a frozen copy of the new weights for the next groups."""
+        snapshot = copy.deepcopy(model)
+        if hasattr(snapshot, "merge_and_unload"):  # LoRA: sample from plain merged weights
+            snapshot = snapshot.merge_and_unload()
+        # the trainer's copy may checkpoint activations, which turns the KV cache off
+        getattr(snapshot, "activation_checkpointing_disable",
+                snapshot.gradient_checkpointing_disable)()
+        snapshot.config.use_cache = True
+        snapshot.eval()
+        with self.lock:
+            self.latest = (version, snapshot)
+
+    def _items(self):
+        rng = random.Random(self.settings.seed)
+        pairs = [(t, s) for t in self.settings.task_ids for s in self.settings.train_seeds]
+        while True:
+            rng.shuffle(pairs)
+            yield from pairs
+
+    def _run(self) -> None:
+        try:
+            items = self._items()
+            ahead = (self.grpo.max_staleness + 1) * self.grpo.groups_per_step
+            batch = 0
+            while not self.stop_event.is_set():
+                if self.source.outstanding >= ahead or self.latest is None:
+                    time.sleep(0.05)  # admission control: the learner is far enough behind
+                    continue
+                with self.lock:
+                    version, model = self.latest
+                self.backend.model = model
+                pairs = [next(items) for _ in range(self.grpo.groups_per_step)]
+                started = time.perf_counter()
+                for group in self.sample(pairs, version, sample_seed=self.settings.seed
+                                         * 1_000_003 + batch):
+                    self.source.put(group)
+                self.sampling_seconds += time.perf_counter() - started
+                self.groups_sampled += len(pairs)
+                batch += 1
+        except BaseException as exc:  # noqa: BLE001 - surfaced to the caller by join()
+            self.error = exc
+
+    def sample(self, pairs: Sequence[tuple[str, int]], version: int, sample_seed: int
+               ) -> list[ScoredGroup]:
+        s = self.settings
+        episodes = [pair for pair in pairs for _ in range(s.group_size)]
+        records = run_layout_batch(self.backend, episodes, temperature=self.grpo.temperature,
+                                   sample_seed=sample_seed, prompt_style=s.prompt_style,
+                                   max_tokens=s.max_tokens, step_limit=s.step_limit,
+                                   name=f"policy-v{version}")
+        groups = []
+        for n, (task_id, seed) in enumerate(pairs):
+            members = records[n * s.group_size:(n + 1) * s.group_size]
+            samples = [Sample(episode_id=uuid.uuid4().hex, outcome="ok",
+                              reward=r["total_reward"], turns=r["policy_stats"]["turns"])
+                       for r in members]
+            groups.append(ScoredGroup(group_id=uuid.uuid4().hex, job_id="embedded",
+                                      task_id=task_id, item_key=str(seed),
+                                      policy=f"policy-v{version}", policy_version=version,
+                                      samples=samples))
+        return groups
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def join(self) -> None:
+        self.stop_event.set()
+        self.thread.join()
+
+
+def train_embedded(model_dir: str | Path, output_dir: str | Path,
+                   rollouts: RolloutSettings | None = None, grpo: GRPOSettings | None = None,
+                   log: Callable[[dict], None] | None = None) -> dict[str, Any]:
+    """Train from ``model_dir`` with GRPO on layout rollouts; returns the run's stats.
+    The trained model is saved to ``output_dir/final``."""
+    rollouts = rollouts or RolloutSettings()
+    grpo = grpo or GRPOSettings()
+    source = LocalGroupSource()
+    sampler = Sampler(model_dir, rollouts, source, grpo)
+    learner = Learner(model_dir, output_dir, source, grpo, publish=sampler.publish, log=log)
+    sampler.start()
+    started = time.monotonic()
+    watchdog = threading.Thread(target=_stop_on_error, args=(sampler, learner), daemon=True)
+    watchdog.start()
+    try:
+        stats = learner.train()
+    finally:
+        sampler.join()
+    if sampler.error is not None:
+        raise RuntimeError(f"the rollout thread failed: {sampler.error!r}") from sampler.error
+    final = Path(output_dir) / "final"
+    learner.trainer.save_model(str(final))
+    learner.tokenizer.save_pretrained(final)
+    wall = time.monotonic() - started
+    return {**stats, "version": learner.version, "wall_seconds": round(wall, 2),
+            "groups_sampled": sampler.groups_sampled,
+            "rollout_busy_fraction": round(sampler.sampling_seconds / max(1e-9, wall), 4),
+            "model_dir": str(final)}
+
+
+def _stop_on_error(sampler: Sampler, learner: Learner) -> None:
+    """Stop the learner's wait for groups if the rollout thread died."""
+    sampler.thread.join()
+    if sampler.error is not None:
+        learner.stop()

@@ -1,0 +1,145 @@
+"""Supervised fine-tuning on chat JSONL (the layout expert's answers) with TRL's ``SFTTrainer``.
+
+The loss covers the assistant's answer only (``assistant_only_loss``: the chat
+template's generation marks say which tokens those are), so a model learns to
+answer prompts, not to echo them. ``train_sft`` writes a model directory that
+``from_pretrained`` loads (with the tokenizer), plus ``sft_log.json`` (TRL's log
+history: loss per logging step). With ``lora_r`` set it trains a LoRA adapter,
+keeps it under ``adapter/`` and saves the weights with the adapter merged in, so
+inference needs no peft.
+
+The loss is TRL's (mean negative log-likelihood of the answer tokens), computed
+on the answer positions only: an answer is about 25 tokens of a 700-token
+example, and TRL off-GPU projects every position through the LM head, which
+makes a step of the tiny model five times slower.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class SFTSettings(BaseModel):
+    """How to fine-tune. The defaults train the tiny model (``designrl model tiny``) from
+    random weights to answer the compact layout prompt with valid actions: a small
+    model learns fast at a high learning rate, and the prompts fit in 1,024 tokens."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    epochs: float = Field(2.0, gt=0, description="passes over the data")
+    learning_rate: float = Field(5e-3, gt=0, description="peak learning rate (AdamW)")
+    batch_size: int = Field(8, ge=1, description="examples per optimizer step")
+    max_length: int = Field(1024, ge=16, description=(
+        "tokens per example; longer ones are dropped, never truncated (a cut answer "
+        "teaches nothing)"))
+    warmup_ratio: float = Field(0.05, ge=0, lt=1, description="share of steps warming up")
+    lr_scheduler: str = Field("cosine", description="transformers' scheduler name")
+    weight_decay: float = Field(0.0, ge=0)
+    lora_r: int | None = Field(None, ge=1, description=(
+        "LoRA rank; None trains every weight (right for the tiny model)"))
+    lora_alpha: int = Field(32, ge=1)
+    lora_dropout: float = Field(0.0, ge=0, lt=1)
+    seed: int = Field(0, description="data order and initialisation of new weights")
+    logging_steps: int = Field(10, ge=1, description="optimizer steps between loss logs")
+    progress: bool = Field(False, description="show TRL's progress bar")
+
+
+def _answer_only_trainer():
+    """``SFTTrainer`` whose loss runs the LM head on the labelled positions alone."""
+    import torch
+    import torch.nn.functional as F  # noqa: N812 - torch's own alias
+    from trl import SFTTrainer
+
+    class AnswerOnlySFTTrainer(SFTTrainer):
+        def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+            lm = self.accelerator.unwrap_model(model)
+            lm = lm.get_base_model() if hasattr(lm, "get_base_model") else lm  # peft
+            labels = inputs["labels"][:, 1:]
+            mask = labels != -100
+            features = {k: v for k, v in inputs.items() if k != "labels"}
+            mask_in = features.get("attention_mask")
+            if mask_in is not None and bool((mask_in[:, :-1] >= mask_in[:, 1:]).all()):
+                # right padding only: causal attention already keeps real tokens off the
+                # padding after them, and without a mask attention takes its fast path
+                del features["attention_mask"]
+            hidden = lm.get_decoder()(**features, use_cache=False).last_hidden_state
+            logits = lm.get_output_embeddings()(hidden[:, :-1][mask])
+            count = mask.sum() if num_items_in_batch is None else num_items_in_batch
+            loss = F.cross_entropy(logits.float(), labels[mask], reduction="sum")
+            loss = loss / torch.as_tensor(count).clamp(min=1)
+            return (loss, {"loss": loss}) if return_outputs else loss
+
+    return AnswerOnlySFTTrainer
+
+
+def load_chat_dataset(data_path: str | Path, tokenizer, max_length: int):
+    """The ``messages`` column of a chat JSONL, without examples over ``max_length``."""
+    from datasets import load_dataset
+
+    data = load_dataset("json", data_files=str(data_path), split="train")
+    data = data.select_columns(["messages"])
+
+    def fits(example) -> bool:
+        ids = tokenizer.apply_chat_template(example["messages"], tokenize=True,
+                                            return_dict=True)["input_ids"]
+        return len(ids) <= max_length
+
+    return data.filter(fits)
+
+
+def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
+              settings: SFTSettings | None = None) -> Path:
+    """Fine-tune ``model_dir`` on ``data_path`` and save the result to ``out_dir``."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig
+
+    settings = settings or SFTSettings()
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    data = load_chat_dataset(data_path, tokenizer, settings.max_length)
+    if len(data) == 0:
+        raise ValueError(f"no example in {data_path} fits in {settings.max_length} tokens")
+    steps = math.ceil(math.ceil(len(data) / settings.batch_size) * settings.epochs)
+    config = SFTConfig(
+        output_dir=str(out / "checkpoints"), num_train_epochs=settings.epochs,
+        learning_rate=settings.learning_rate, per_device_train_batch_size=settings.batch_size,
+        max_length=settings.max_length, assistant_only_loss=True, packing=False,
+        warmup_steps=round(steps * settings.warmup_ratio),
+        lr_scheduler_type=settings.lr_scheduler, weight_decay=settings.weight_decay,
+        seed=settings.seed, data_seed=settings.seed, logging_steps=settings.logging_steps,
+        save_strategy="no", report_to="none", use_cpu=True, bf16=False, fp16=False,
+        disable_tqdm=not settings.progress, dataloader_num_workers=0,
+        gradient_checkpointing=False)  # TRL turns it on; a tiny model needs the speed
+    peft_config = None
+    if settings.lora_r is not None:
+        from peft import LoraConfig
+
+        peft_config = LoraConfig(r=settings.lora_r, lora_alpha=settings.lora_alpha,
+                                 lora_dropout=settings.lora_dropout,
+                                 target_modules="all-linear", task_type="CAUSAL_LM")
+    trainer = _answer_only_trainer()(model=model, args=config, train_dataset=data,
+                         processing_class=tokenizer, peft_config=peft_config)
+    trainer.train()
+    trained = trainer.model
+    if settings.lora_r is not None:
+        trained.save_pretrained(out / "adapter")
+        trained = trained.merge_and_unload()
+    trained.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    log = {"settings": settings.model_dump(), "examples": len(data),
+           "log_history": trainer.state.log_history}
+    (out / "sft_log.json").write_text(json.dumps(log, indent=1))
+    return out
+
+
+def losses(out_dir: str | Path) -> list[float]:
+    """The training loss at each logging step of a finished ``train_sft`` run."""
+    log = json.loads((Path(out_dir) / "sft_log.json").read_text())
+    return [row["loss"] for row in log["log_history"] if "loss" in row]
