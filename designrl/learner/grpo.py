@@ -155,7 +155,7 @@ class Learner:
         self.lineage: list[list] = state.get("lineage", [])
         model = AutoModelForCausalLM.from_pretrained(model_dir)
         self.trainer = self._make_trainer(model)
-        self._step_started = time.monotonic()
+        self._step_started, self._idle_before = time.monotonic(), 0.0
 
     def _prompt_ids(self, messages) -> list[int]:
         encoded = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True,
@@ -213,7 +213,7 @@ class Learner:
         start_version = read_state(self.resume_from)["version"] if self.resume_from else 0
         if self.publish is not None:
             self.publish(start_version, self._model(), self.tokenizer)
-        self._step_started = time.monotonic()
+        self._step_started, self._idle_before = time.monotonic(), self.feed.stats.idle_seconds
         try:
             self.trainer.train(resume_from_checkpoint=str(self.resume_from)
                                if self.resume_from else None)
@@ -246,11 +246,14 @@ class Learner:
             return
         now = time.monotonic()
         batch = self.trainer.last_batch
+        idle = self.feed.stats.idle_seconds
         row = {"version": version, "seconds": round(now - self._step_started, 3),
-               "idle_fraction": round(self.feed.stats.idle_fraction(), 4),
+               # this update's share of time spent waiting for groups
+               "idle_fraction": round((idle - self._idle_before) /
+                                      max(1e-9, now - self._step_started), 4),
                "dropped": dict(self.feed.stats.dropped),
                "staleness": list(batch.staleness) if batch else [], **logs}
-        self._step_started = now
+        self._step_started, self._idle_before = now, idle
         with (self.output_dir / CURVES_FILE).open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
         if self.log is not None:

@@ -11,7 +11,7 @@ PANELS = (  # (curve row key, title)
     ("valid_action_rate", "valid-action rate (turns that parse)"),
     ("kl", "KL to the starting weights"),
     ("staleness_mean", "staleness (versions behind)"),
-    ("idle_fraction", "learner idle fraction"),
+    ("idle_fraction", "learner idle fraction (per update)"),
     ("entropy", "token entropy"),
 )
 
