@@ -78,12 +78,14 @@ def tiny_model(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="session")
 def sft_tiny_model(tiny_model, tmp_path_factory) -> str:
-    """The tiny model after a short SFT on the expert's answers (two families, three seeds):
-    it answers with valid actions often but not always, so sampled groups carry signal."""
+    """The tiny model after a short SFT on the expert's answers (posters, twelve seeds):
+    greedy, its answers are valid actions; sampled, only some are, so sampled groups carry
+    signal for GRPO."""
     from designrl.learner.sft import SFTSettings, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
 
     data = tmp_path_factory.mktemp("sft-data") / "sft.jsonl"
-    write_jsonl(expert_examples(["gen-poster", "gen-slide"], seeds=range(3)), data)
+    write_jsonl(expert_examples(["gen-poster"], seeds=range(12)), data)
     out = tmp_path_factory.mktemp("sft-model")
-    return str(train_sft(tiny_model, data, out, SFTSettings(epochs=6, batch_size=4)))
+    settings = SFTSettings(epochs=12, batch_size=8, learning_rate=5e-3)
+    return str(train_sft(tiny_model, data, out, settings))

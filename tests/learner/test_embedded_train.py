@@ -14,7 +14,7 @@ def test_rollouts_and_updates_overlap_with_bounded_staleness(sft_tiny_model, tmp
     from designrl.learner.embedded import RolloutSettings, train_embedded
     from designrl.learner.grpo import CURVES_FILE, GRPOSettings
 
-    rollouts = RolloutSettings(task_ids=["gen-poster", "gen-slide"], train_seeds=list(range(50)),
+    rollouts = RolloutSettings(task_ids=["gen-poster"], train_seeds=list(range(50)),
                                group_size=4, step_limit=3, max_tokens=48)
     grpo = GRPOSettings(max_steps=3, groups_per_step=2, max_staleness=1, learning_rate=1e-4)
     stats = train_embedded(sft_tiny_model, tmp_path, rollouts, grpo)

@@ -20,27 +20,28 @@ def sft_data(tmp_path_factory):
 
 @pytest.mark.slow
 def test_sft_lowers_the_loss_and_raises_the_valid_action_rate(tiny_model, sft_tiny_model):
-    """The session's short SFT (``sft_tiny_model``: two families, three seeds): the loss
-    falls, and sampled answers on held-out seeds are valid actions far more often than
-    the untrained model's (which are never valid). The full-size run, and its greedy
-    figures, are ``bench/sft_layout.py``'s."""
+    """The session's short SFT (``sft_tiny_model``: posters, twelve seeds): the loss falls,
+    and on held-out seeds its greedy answers are mostly valid actions and its sampled ones
+    sometimes, where the untrained model's never are. The six-family run and its figures
+    are ``bench/sft_layout.py``'s."""
     from designrl.inference.transformers_backend import TransformersBackend
     from designrl.learner.sft import losses
     from designrl.rollout.layout_batch import run_layout_batch
 
     loss = losses(sft_tiny_model)
     assert loss[-1] < loss[0] / 3, loss
-    episodes = [(task, seed) for task in ("gen-poster", "gen-slide") for seed in EVAL_SEEDS
-                for _ in range(4)]
+    episodes = [("gen-poster", seed) for seed in EVAL_SEEDS for _ in range(4)]
 
-    def valid_share(model_dir: str) -> float:
-        records = run_layout_batch(TransformersBackend(model_dir), episodes, temperature=1.0,
-                                   sample_seed=0, step_limit=2, max_tokens=48)
+    def valid_share(model_dir: str, temperature: float) -> float:
+        records = run_layout_batch(TransformersBackend(model_dir), episodes,
+                                   temperature=temperature, sample_seed=0, step_limit=2,
+                                   max_tokens=48)
         steps = [s for r in records for s in r["actions"]]
         return sum(s["error"] is None for s in steps) / len(steps)
 
-    assert valid_share(tiny_model) == 0.0
-    assert valid_share(sft_tiny_model) >= 0.2
+    assert valid_share(tiny_model, 0.0) == valid_share(tiny_model, 1.0) == 0.0
+    assert valid_share(sft_tiny_model, 0.0) >= 0.5  # measured: 1.0
+    assert valid_share(sft_tiny_model, 1.0) >= 0.1  # measured: 0.25
 
 
 @pytest.mark.slow

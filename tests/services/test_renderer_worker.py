@@ -126,7 +126,15 @@ def test_a_database_outage_mid_job_is_retried_not_lost():
             stack.start_worker("w2")
             job_id = submit(stack, plans(["gen-poster", "gen-editorial"],
                                          [1_000_000, 1_000_001, 1_000_002], ["expert"]))
-            time.sleep(1.5)
+            # cut while an episode is running, so its write is sure to meet the outage
+            # (a fixed delay misses on a loaded machine, where workers start late)
+            deadline = time.monotonic() + 120
+            while True:
+                with direct() as session:
+                    if any(e.status == "running" for e in list_episodes(session, job_id)):
+                        break
+                assert time.monotonic() < deadline, "no episode started"
+                time.sleep(0.05)
             proxy.cut()
             time.sleep(4.0)
             proxy.restore()
