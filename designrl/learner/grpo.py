@@ -129,7 +129,8 @@ class Learner:
 
     ``publish(version, model, tokenizer)`` runs after every update (embedded: copy
     the weights to the sampler; the service: write ``policy-vN`` and tell inference
-    and the workers). ``initial_version`` is published before the first update.
+    and the workers), and once before the first: the starting weights as version 0,
+    or a resumed checkpoint's as its version.
     """
 
     def __init__(self, model_dir: str | Path, output_dir: str | Path, source: GroupSource,
@@ -189,6 +190,11 @@ class Learner:
         learner = self
 
         class Hooks(TrainerCallback):
+            def on_train_begin(self, args, state, control, **kwargs):
+                # after the Trainer has loaded a checkpoint's weights: resume publishes them
+                if learner.publish is not None:
+                    learner.publish(state.global_step, learner._model(), learner.tokenizer)
+
             def on_step_end(self, args, state, control, **kwargs):
                 learner._on_update(state.global_step)
 
@@ -210,9 +216,6 @@ class Learner:
 
     def train(self) -> dict[str, Any]:
         """Train until ``max_steps`` updates are done (or ``stop()``); returns the stats."""
-        start_version = read_state(self.resume_from)["version"] if self.resume_from else 0
-        if self.publish is not None:
-            self.publish(start_version, self._model(), self.tokenizer)
         self._step_started, self._idle_before = time.monotonic(), self.feed.stats.idle_seconds
         try:
             self.trainer.train(resume_from_checkpoint=str(self.resume_from)

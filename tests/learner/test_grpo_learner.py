@@ -105,3 +105,30 @@ def test_behaviour_logprobs_from_the_sampler_match_the_trainers(tiny_model, tmp_
             trainer.model, ids, mask, batch["completion_ids"].size(1))[0]
     difference = (logps - batch["old_per_token_logps"]).abs() * batch["completion_mask"]
     assert difference.max().item() < 1e-4
+
+
+def test_a_resumed_learner_publishes_its_checkpoints_weights(tiny_model, groups, tmp_path):
+    import torch
+    from safetensors.torch import load_file
+
+    source = LocalGroupSource()
+    source.put(renamed(groups[0], "first", 0))
+    Learner(tiny_model, tmp_path, source,
+            GRPOSettings(max_steps=1, groups_per_step=1, learning_rate=1e-2)).train()
+    published = {}
+
+    def capture(version, model, tokenizer):
+        published.setdefault(version, {k: v.detach().clone()
+                                       for k, v in model.state_dict().items()})
+
+    source.put(renamed(groups[1], "second", 1))
+    resumed = Learner(tiny_model, tmp_path, source,
+                      GRPOSettings(max_steps=2, groups_per_step=1, learning_rate=1e-2),
+                      publish=capture)
+    assert resumed.resume_from.name == "checkpoint-1"
+    resumed.train()
+    assert sorted(published) == [1, 2] and resumed.lineage == [[1, ["first"]], [2, ["second"]]]
+    saved = load_file(tmp_path / "checkpoint-1" / "model.safetensors")
+    initial = load_file(f"{tiny_model}/model.safetensors")
+    assert all(torch.equal(published[1][name], tensor) for name, tensor in saved.items())
+    assert any(not torch.equal(initial[name], tensor) for name, tensor in saved.items())
