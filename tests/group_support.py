@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import uuid
 
+from designrl.inference.transformers_backend import chat_prompt_ids
 from designrl.policies import make_layout_policy
 from designrl.policies.llm.layout_prompt import layout_messages
 from designrl.rollout.groups import Sample, ScoredGroup
@@ -32,9 +33,7 @@ class TurnScorer:
 
     def turn(self, messages, answer: str) -> dict:
         torch = self.torch
-        prompt = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True,
-                                                    tokenize=True)
-        prompt = list(prompt["input_ids"] if hasattr(prompt, "keys") else prompt)
+        prompt = chat_prompt_ids(self.tokenizer, messages)
         completion = self.tokenizer.encode(answer) + [self.tokenizer.eos_token_id]
         ids = torch.tensor([prompt + completion])
         with torch.no_grad():

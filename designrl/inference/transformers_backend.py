@@ -15,6 +15,13 @@ from typing import Any
 from designrl.inference.types import Completion
 
 
+def chat_prompt_ids(tokenizer, conversation: list[dict[str, Any]]) -> list[int]:
+    """The token ids a model is prompted with: the chat template plus the generation prompt."""
+    encoded = tokenizer.apply_chat_template(conversation, add_generation_prompt=True,
+                                            tokenize=True)
+    return list(encoded["input_ids"] if hasattr(encoded, "keys") else encoded)
+
+
 class TransformersBackend:
     def __init__(self, model_path: str, *, device: str = "cpu", name: str | None = None):
         import torch
@@ -32,9 +39,7 @@ class TransformersBackend:
             else self.eos_id
 
     def prompt_ids(self, conversation: list[dict[str, Any]]) -> list[int]:
-        encoded = self.tokenizer.apply_chat_template(conversation, add_generation_prompt=True,
-                                                     tokenize=True)
-        return list(encoded["input_ids"] if hasattr(encoded, "keys") else encoded)
+        return chat_prompt_ids(self.tokenizer, conversation)
 
     def complete(self, conversations: list[list[dict[str, Any]]], *, n: int = 1,
                  temperature: float = 0.0, max_tokens: int = 128,

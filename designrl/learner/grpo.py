@@ -159,9 +159,9 @@ class Learner:
         self._step_started, self._idle_before = time.monotonic(), 0.0
 
     def _prompt_ids(self, messages) -> list[int]:
-        encoded = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True,
-                                                     tokenize=True)
-        return list(encoded["input_ids"] if hasattr(encoded, "keys") else encoded)
+        from designrl.inference.transformers_backend import chat_prompt_ids
+
+        return chat_prompt_ids(self.tokenizer, messages)
 
     def _make_trainer(self, model):
         from datasets import Dataset

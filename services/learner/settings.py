@@ -6,6 +6,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from designrl.learner.grpo import GRPOSettings
+from designrl.learner.versions import VERSION_KEY
 from designrl.rollout.groups import GROUPS_STREAM
 
 
@@ -23,6 +24,6 @@ class LearnerSettings(BaseSettings):
     adapter_store: str = "out/adapters"  # policy-vN folders that inference loads
     inference_url: str | None = None  # a vLLM server to load each version into (LoRA)
     keep_versions: int = 3  # versions left loaded in inference
-    version_key: str = "designrl:policy_version"  # where workers read the newest version
+    version_key: str = VERSION_KEY  # where workers read the newest version
     metrics_port: int = 0  # serve /metrics here; 0: off
     grpo: GRPOSettings = GRPOSettings()
