@@ -2,8 +2,8 @@
 
 Wiring only: settings, the database and Redis clients, the enqueue function, error
 handlers (422 with a readable message, 413 for oversized bodies, 503 when the
-database is down), the routers, ``/metrics``, the reconciler loop, and the layout
-env's OpenEnv server mounted at ``/env``.
+database is down), the routers, the web UI (``/ui``), ``/metrics``, the reconciler
+loop, and the layout env's OpenEnv server mounted at ``/env``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from designrl.rollout.reconcile import reconcile
 from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.models import utcnow
 from services.api import metrics
-from services.api.routers import episodes, health, jobs
+from services.api.routers import episodes, health, jobs, runs, training
+from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
 
 log = logging.getLogger(__name__)
@@ -77,8 +78,9 @@ def create_app(settings: ApiSettings | None = None, *,
     app.state.settings = settings
     _add_error_handlers(app)
     _add_middleware(app, settings)
-    for router in (health.router, jobs.router, episodes.router):
+    for router in (health.router, jobs.router, episodes.router, runs.router, training.router):
         app.include_router(router)
+    mount_ui(app)
 
     @app.get("/metrics", include_in_schema=False)
     def get_metrics() -> Response:

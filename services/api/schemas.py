@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from designrl.policies import LAYOUT_POLICIES
+from designrl.policies import LATEST_POLICY, LAYOUT_POLICIES, VLLM_PREFIX
 from designrl.tasks import FAMILIES, TASKS
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 
 Seed = Annotated[int, Field(ge=0, le=2**62)]
+Profile = Literal["default", "designgym"]
+SERVED_POLICY = re.compile(re.escape(VLLM_PREFIX) + r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}")
+RUNNABLE_FAMILIES = ("layout",)  # the others need language-model policies
 
 
 class _JobRequest(BaseModel):
@@ -22,7 +26,7 @@ class _JobRequest(BaseModel):
     tasks: list[str] = Field(min_length=1, max_length=100)
     families: list[str] | None = Field(None, min_length=1, max_length=4)
     seeds: list[Seed] = Field(min_length=1, max_length=1000)
-    profile: Literal["default", "designgym"] = "default"
+    profile: Profile = "default"
 
     @model_validator(mode="before")
     @classmethod
@@ -49,27 +53,37 @@ class _JobRequest(BaseModel):
     @field_validator("tasks")
     @classmethod
     def _known_runnable_tasks(cls, tasks: list[str]) -> list[str]:
-        for task_id in tasks:
-            if task_id not in TASKS:
-                raise ValueError(f"unknown task {task_id!r}")
-            if TASKS[task_id].family != "layout":
-                raise ValueError(f"task {task_id!r} ({TASKS[task_id].family}) needs a "
-                                 "language-model policy, which this server does not run yet")
-        return tasks
+        return [_runnable_task(t) for t in tasks]
 
     @model_validator(mode="after")
     def _profile_fits(self):
-        if self.profile == "designgym":
-            other = [t for t in self.tasks if t not in DESIGNGYM_TASK_IDS]
-            if other:
-                raise ValueError(f"the designgym profile runs DesignGym's tasks only, not "
-                                 f"{', '.join(other)}")
+        _check_profile(self.profile, self.tasks)
         return self
 
 
+def _runnable_task(task_id: str) -> str:
+    if task_id not in TASKS:
+        raise ValueError(f"unknown task {task_id!r}")
+    if TASKS[task_id].family not in RUNNABLE_FAMILIES:
+        raise ValueError(f"task {task_id!r} ({TASKS[task_id].family}) needs a "
+                         "language-model policy, which this server does not run yet")
+    return task_id
+
+
+def _check_profile(profile: str, tasks: list[str]) -> None:
+    if profile == "designgym":
+        other = [t for t in tasks if t not in DESIGNGYM_TASK_IDS]
+        if other:
+            raise ValueError(f"the designgym profile runs DesignGym's tasks only, not "
+                             f"{', '.join(other)}")
+
+
 def _known_policy(policy: str) -> str:
-    if policy not in LAYOUT_POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(LAYOUT_POLICIES)}")
+    """A heuristic policy, or a model on the workers' inference server (``vllm:NAME``,
+    ``vllm:latest``); never ``llm:PATH``, which would load a path of the client's choosing."""
+    if policy not in LAYOUT_POLICIES and not SERVED_POLICY.fullmatch(policy):
+        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(LAYOUT_POLICIES)}, "
+                         f"{VLLM_PREFIX}<served model name> or {LATEST_POLICY}")
     return policy
 
 
@@ -86,12 +100,14 @@ class BenchmarkJobRequest(_JobRequest):
 
 
 class RolloutJobRequest(_JobRequest):
-    """For training: every task × seed is one group of ``group_size`` episodes."""
+    """For training: every task × seed is one group of ``group_size`` sampled episodes.
+    ``vllm:latest`` with no ``policy_version`` samples the learner's newest version."""
 
     kind: Literal["rollout"]
     policy: str
     group_size: int = Field(ge=1, le=256)
     policy_version: int | None = Field(None, ge=0)
+    temperature: float = Field(1.0, ge=0, le=2, description="sampling temperature")
 
     @field_validator("policy")
     @classmethod
@@ -171,3 +187,112 @@ class EpisodeDetail(EpisodeOut):
     steps: list[StepOut]
     rewards: dict[str, float]
     summary: dict[str, Any] | None
+
+
+class RunRequest(BaseModel):
+    """One episode to watch in the web UI: run as a one-episode benchmark job, unless the same
+    episode (task, seed, policy, profile) has finished already."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task: str
+    seed: Seed
+    policy: str
+    profile: Profile = "default"
+
+    @field_validator("task")
+    @classmethod
+    def _runnable(cls, task: str) -> str:
+        return _runnable_task(task)
+
+    @field_validator("policy")
+    @classmethod
+    def _known(cls, policy: str) -> str:
+        return _known_policy(policy)
+
+    @model_validator(mode="after")
+    def _profile_fits(self):
+        _check_profile(self.profile, [self.task])
+        return self
+
+    def as_job(self) -> BenchmarkJobRequest:
+        return BenchmarkJobRequest(kind="benchmark", tasks=[self.task], seeds=[self.seed],
+                                   policies=[self.policy], profile=self.profile)
+
+
+class RunOut(BaseModel):
+    cached: bool  # True: a finished episode, shown at once; False: a new job, watch it run
+    job_id: str
+    episode: EpisodeOut
+
+
+class FamilyOut(BaseModel):
+    name: str
+    runnable: bool  # whether this server runs its episodes (layout: heuristic policies)
+
+
+class TaskOut(BaseModel):
+    id: str
+    family: str
+    source: str
+    designgym: bool  # runs under the designgym profile too
+
+
+class Catalog(BaseModel):
+    """What a run or a benchmark can be made of, for the web UI's forms."""
+
+    families: list[FamilyOut]
+    tasks: list[TaskOut]
+    policies: list[str]
+    profiles: list[str]
+
+
+class EpisodeStats(BaseModel):
+    """Means over a job's completed episodes of one policy (on one task, or on all)."""
+
+    policy: str
+    task_id: str | None  # None: every task of the job
+    episodes: int
+    final_score: float | None
+    instruction_score: float | None
+    total_reward: float | None
+    valid_action_rate: float | None
+    steer_rate: float | None  # language-model policies only
+    seconds: float | None  # per episode
+
+
+class ScoreCurve(BaseModel):
+    task_id: str
+    policy: str
+    scores: list[float]  # mean score after each step (0: the start); ended episodes hold
+
+
+class JobSummary(BaseModel):
+    job_id: str
+    policies: list[EpisodeStats]
+    tasks: list[EpisodeStats]
+    curves: list[ScoreCurve]
+
+
+class TrainingRunOut(BaseModel):
+    name: str
+    updates: int
+    last_version: int | None
+    updated_at: datetime
+
+
+class TrainingRunDetail(TrainingRunOut):
+    curves: list[dict[str, Any]]  # the learner's curves.jsonl rows, as written
+    checkpoints: list[int]  # complete checkpoints (their versions)
+    summary: dict[str, Any] | None  # summary.json of an embedded run
+
+
+class PolicyVersionOut(BaseModel):
+    version: int
+    name: str
+    created_at: datetime
+
+
+class VersionsOut(BaseModel):
+    current: int | None  # the newest version the learner announced (None: none, or no Redis)
+    versions: list[PolicyVersionOut]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from designrl.learner.versions import VERSION_KEY
 from designrl.rollout.groups import GROUPS_STREAM
 
 
@@ -21,3 +22,13 @@ class ApiSettings(BaseSettings):
     max_episodes_per_job: int = 20_000
     reconcile_every_s: float = 30.0  # 0 turns the reconciler off
     requeue_after_s: float = 900.0  # a queued episode enqueued this long ago lost its task
+    # The web UI's live episode stream: how often it looks for new steps, and for how long
+    # one stream stays open (the page reconnects after that).
+    stream_poll_s: float = 0.25
+    stream_max_s: float = 600.0
+    # The Training page reads learner runs (each a subdirectory holding curves.jsonl: the
+    # learner service's output_dir, `designrl train --out`) and the adapter store's policy-vN
+    # folders; both are read only.
+    training_runs_dir: str = "out"
+    adapter_store: str = "out/adapters"
+    version_key: str = VERSION_KEY  # where the learner announces its newest version

@@ -1,18 +1,23 @@
-"""One episode: its trajectory, reward components and, for layouts, before/after images."""
+"""One episode: its trajectory, reward components, a live event stream and, for layouts,
+images before, after and at every step."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Response, status
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from designrl.store.models import ApiKey, Episode
 from services.api.deps import KeyDep, SessionDep, visible_job
-from services.api.routers.jobs import episode_out
-from services.api.schemas import EpisodeDetail, StepOut
+from services.api.frames import NoImage, episode_svg
+from services.api.schemas import EpisodeDetail
+from services.api.streams import episode_events
+from services.api.views import episode_detail
 
 router = APIRouter(prefix="/v1", tags=["episodes"])
+SVG = {200: {"content": {"image/svg+xml": {}}}}
 
 
 def visible_episode(session: Session, key: ApiKey, episode_id: str) -> Episode:
@@ -25,27 +30,41 @@ def visible_episode(session: Session, key: ApiKey, episode_id: str) -> Episode:
 
 @router.get("/episodes/{episode_id}", response_model=EpisodeDetail)
 def get_episode(episode_id: str, session: SessionDep, key: KeyDep) -> EpisodeDetail:
-    episode = visible_episode(session, key, episode_id)
-    return EpisodeDetail(
-        **episode_out(episode).model_dump(),
-        steps=[StepOut(index=s.index, action=s.action, valid=s.valid, reward=s.reward,
-                       score=s.score, error=s.error) for s in episode.steps],
-        rewards={r.name: r.value for r in episode.rewards}, summary=episode.summary)
+    return episode_detail(visible_episode(session, key, episode_id))
+
+
+@router.get("/episodes/{episode_id}/events", response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}}}})
+def stream_episode(episode_id: str, request: Request, session: SessionDep, key: KeyDep,
+                   after: Annotated[int, Query(ge=-1)] = -1) -> StreamingResponse:
+    """Server-Sent Events: ``episode`` (status changes), ``step`` (each step after
+    ``after``), then ``end`` (the whole episode) once it is finished."""
+    visible_episode(session, key, episode_id)
+    return StreamingResponse(episode_events(request, episode_id, after),
+                             media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
 @router.get("/episodes/{episode_id}/images/{which}.svg", response_class=Response,
-            responses={200: {"content": {"image/svg+xml": {}}}})
+            responses=SVG)
 def get_episode_image(episode_id: str, which: Literal["before", "after"], session: SessionDep,
                       key: KeyDep) -> Response:
     """The layout before the first step or after the last, drawn as SVG."""
-    from designrl.tasks.layout.env import load_task
-    from designrl.tasks.layout.render import layout_to_svg
-    from designrl.tasks.layout.spec import Layout
+    return _svg(visible_episode(session, key, episode_id), which)
 
-    episode = visible_episode(session, key, episode_id)
-    layout = (episode.summary or {}).get(which)
-    if episode.family != "layout" or layout is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, f"episode {episode_id} has no {which} "
-                            "layout (not a finished layout episode)")
-    task = load_task(episode.task_id, episode.seed or 0)
-    return Response(layout_to_svg(task, Layout.from_json(layout)), media_type="image/svg+xml")
+
+@router.get("/episodes/{episode_id}/steps/{index}.svg", response_class=Response,
+            responses=SVG)
+def get_step_image(episode_id: str, index: int, session: SessionDep, key: KeyDep) -> Response:
+    """The layout after step ``index`` (from 0), drawn as SVG."""
+    return _svg(visible_episode(session, key, episode_id), index)
+
+
+def _svg(episode: Episode, which: Literal["before", "after"] | int) -> Response:
+    try:
+        svg = episode_svg(episode, which)
+    except NoImage as exc:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from None
+    return Response(svg, media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=3600"}
+                    if episode.status == "completed" else {})

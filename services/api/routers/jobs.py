@@ -25,14 +25,16 @@ from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
 from services.api.schemas import (
     BenchmarkJobRequest,
-    EpisodeOut,
     EpisodePage,
     JobOut,
     JobPage,
     JobRequest,
+    JobSummary,
     Progress,
     RolloutJobRequest,
 )
+from services.api.summaries import job_summary
+from services.api.views import episode_out
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["jobs"])
@@ -58,20 +60,17 @@ def job_out(session: Session, job: Job) -> JobOut:
                   finished_at=job.finished_at, error=job.error)
 
 
-def episode_out(episode: Episode) -> EpisodeOut:
-    fields = {name: getattr(episode, name) for name in EpisodeOut.model_fields if name != "links"}
-    links = {"self": f"/v1/episodes/{episode.id}"}
-    if episode.family == "layout" and episode.status == "completed":
-        links |= {"before": f"/v1/episodes/{episode.id}/images/before.svg",
-                  "after": f"/v1/episodes/{episode.id}/images/after.svg"}
-    return EpisodeOut(**fields, links=links)
-
-
 @router.post("/jobs", status_code=status.HTTP_202_ACCEPTED, response_model=JobOut)
 def submit_job(body: JobRequest, request: Request, session: SessionDep,
                key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
     """Store the job and its episodes, then enqueue them. If the broker is down the job is
     still accepted: the reconciler enqueues its episodes when it is back."""
+    return job_out(session, store_and_enqueue(session, request, body, key))
+
+
+def store_and_enqueue(session: Session, request: Request,
+                      body: BenchmarkJobRequest | RolloutJobRequest, key: ApiKey) -> Job:
+    """Commit the job and its episodes, then enqueue them (the web UI's runs come here too)."""
     plans = job_plans(body)
     limit = request.app.state.settings.max_episodes_per_job
     if len(plans) > limit:
@@ -87,7 +86,7 @@ def submit_job(body: JobRequest, request: Request, session: SessionDep,
     except Exception as exc:  # noqa: BLE001 - the rows are safe; the reconciler enqueues
         log.warning("job %s stored but not enqueued (%s); the reconciler will", job.id, exc)
     metrics.JOBS_SUBMITTED.labels(kind=job.kind).inc()
-    return job_out(session, job)
+    return job
 
 
 def _cursor(job: Job) -> str:
@@ -126,6 +125,14 @@ def get_job_episodes(job_id: str, session: SessionDep, key: KeyDep,
     episodes = list_episodes(session, job_id, limit=limit, after=after)
     return EpisodePage(items=[episode_out(e) for e in episodes],
                        next_after=episodes[-1].position if len(episodes) == limit else None)
+
+
+@router.get("/jobs/{job_id}/summary", response_model=JobSummary)
+def get_job_summary(job_id: str, session: SessionDep, key: KeyDep) -> JobSummary:
+    """Means over the completed episodes per policy (all tasks, and each task) and the mean
+    score against step: the Benchmark page's tables and charts."""
+    visible_job(session, key, job_id)
+    return job_summary(session, job_id)
 
 
 @router.post("/jobs/{job_id}/cancel", response_model=JobOut)

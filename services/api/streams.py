@@ -1,0 +1,77 @@
+"""An episode as Server-Sent Events, for the web UI's live runs.
+
+Polls the database (the workers write there; nothing else to subscribe to) and sends
+``episode`` when its status changes, ``step`` for each step not sent yet, and ``end``
+with the whole episode once it is finished; ``timeout`` when the stream has been open
+``max_s`` (the page reconnects with ``after``). A comment line every 15 s keeps proxies
+from closing an idle stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from fastapi import Request
+from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
+
+from designrl.store.models import FINISHED, Episode, Step
+from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
+from services.api.views import episode_detail, episode_out, step_out
+
+KEEPALIVE_S = 15.0
+
+
+@dataclass
+class Poll:
+    episode: EpisodeOut
+    steps: list[StepOut]
+    detail: EpisodeDetail | None  # set once the episode is finished
+
+
+def sse(event: str, data: str) -> str:
+    return f"event: {event}\ndata: {data}\n\n"
+
+
+def poll_episode(sessions: sessionmaker[Session], episode_id: str, after: int) -> Poll:
+    with sessions() as session:
+        # The status first: a worker writes the steps and "completed" in one commit, so a
+        # finished status read first means every step is there for the next query.
+        episode = session.get(Episode, episode_id)
+        steps = session.scalars(select(Step).where(Step.episode_id == episode_id,
+                                                   Step.index > after).order_by(Step.index))
+        step_outs = [step_out(s) for s in steps]
+        finished = episode.status in FINISHED
+        return Poll(episode_out(episode), step_outs,
+                    episode_detail(episode) if finished else None)
+
+
+async def episode_events(request: Request, episode_id: str, after: int) -> AsyncIterator[str]:
+    settings = request.app.state.settings
+    sessions = request.app.state.sessions
+    started = last_sent = time.monotonic()
+    status = None
+    while not await request.is_disconnected():
+        poll = await asyncio.to_thread(poll_episode, sessions, episode_id, after)
+        if poll.episode.status != status:
+            status = poll.episode.status
+            yield sse("episode", poll.episode.model_dump_json())
+            last_sent = time.monotonic()
+        for step in poll.steps:
+            yield sse("step", step.model_dump_json())
+            after, last_sent = step.index, time.monotonic()
+        if poll.detail is not None:
+            yield sse("end", poll.detail.model_dump_json())
+            return
+        now = time.monotonic()
+        if now - started > settings.stream_max_s:
+            yield sse("timeout", json.dumps({"after": after}))
+            return
+        if now - last_sent > KEEPALIVE_S:
+            yield ": keep-alive\n\n"
+            last_sent = now
+        await asyncio.sleep(settings.stream_poll_s)

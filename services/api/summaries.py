@@ -1,0 +1,78 @@
+"""A job's results at a glance, for the Benchmark page: means per policy (over all tasks
+and per task) and each policy's mean score against step, per task.
+
+Only the columns the means need are read (never an episode's stored layouts), and the
+steer rate comes out of the summary JSON in SQL, so a large job summarises cheaply.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from itertools import groupby
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from designrl.store.models import Episode, Step
+from services.api.schemas import EpisodeStats, JobSummary, ScoreCurve
+
+MEANS = ("final_score", "instruction_score", "total_reward", "valid_action_rate", "steer_rate",
+         "seconds")
+
+
+def job_summary(session: Session, job_id: str) -> JobSummary:
+    steer = Episode.summary[("policy_stats", "steer_rate")].as_float().label("steer_rate")
+    rows = session.execute(
+        select(Episode.id, Episode.task_id, Episode.policy, Episode.start_score, steer,
+               *(getattr(Episode, name) for name in MEANS if name != "steer_rate"))
+        .where(Episode.job_id == job_id, Episode.status == "completed")
+        .order_by(Episode.position)).mappings().all()
+    by_policy: dict[str, list] = defaultdict(list)
+    by_task: dict[tuple[str, str], list] = defaultdict(list)
+    for row in rows:
+        by_policy[row["policy"]].append(row)
+        by_task[(row["task_id"], row["policy"])].append(row)
+    return JobSummary(
+        job_id=job_id,
+        policies=[_stats(policy, None, rs) for policy, rs in by_policy.items()],
+        tasks=[_stats(policy, task, rs) for (task, policy), rs in sorted(by_task.items())],
+        curves=_score_curves(session, job_id, rows))
+
+
+def _stats(policy: str, task_id: str | None, rows: list) -> EpisodeStats:
+    return EpisodeStats(policy=policy, task_id=task_id, episodes=len(rows),
+                        **{name: _mean(r[name] for r in rows) for name in MEANS})
+
+
+def _mean(values) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.fmean(present) if present else None
+
+
+def _score_curves(session: Session, job_id: str, rows: list) -> list[ScoreCurve]:
+    """Mean score after each step per (task, policy); step 0 is the start. An episode that
+    ended early keeps its last score, so every point averages the same episodes."""
+    steps = session.execute(
+        select(Step.episode_id, Step.score).join(Episode, Episode.id == Step.episode_id)
+        .where(Episode.job_id == job_id, Episode.status == "completed")
+        .order_by(Step.episode_id, Step.index)).all()
+    scores = {episode_id: [s.score for s in group]
+              for episode_id, group in groupby(steps, key=lambda s: s.episode_id)}
+    series: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
+    for row in rows:
+        points: list[float] = []
+        for score in (row["start_score"], *scores.get(row["id"], [])):
+            if score is None and points:
+                score = points[-1]  # a step without a score leaves it where it was
+            if score is not None:
+                points.append(score)
+        if points:
+            series[(row["task_id"], row["policy"])].append(points)
+    curves = []
+    for (task_id, policy), runs in sorted(series.items()):
+        length = max(len(run) for run in runs)
+        held = [run + [run[-1]] * (length - len(run)) for run in runs]
+        curves.append(ScoreCurve(task_id=task_id, policy=policy,
+                                 scores=[statistics.fmean(col) for col in zip(*held, strict=True)]))
+    return curves

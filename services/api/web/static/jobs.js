@@ -1,0 +1,123 @@
+// Jobs page: submit a benchmark from a form; list jobs with live progress; cancel.
+import { api } from './api.js';
+import { $, fillSelect, fmtTime, h, shortId, table } from './dom.js';
+import { notice, requireKey, showError } from './shell.js';
+
+const FINISHED = ['completed', 'failed', 'cancelled'];
+let jobs = new Map(); // id -> job, newest first
+let cursor = null;
+
+async function init() {
+  if (!requireKey()) return;
+  try {
+    const catalog = await api('/v1/catalog');
+    const runnable = new Set(catalog.families.filter((f) => f.runnable).map((f) => f.name));
+    boxes($('#task-boxes'), 'tasks', catalog.tasks.filter((t) => runnable.has(t.family)).map((t) => t.id), ['gen-poster']);
+    boxes($('#policy-boxes'), 'policies', catalog.policies, ['rule', 'expert']);
+    fillSelect($('#job-profile'), catalog.profiles.map((p) => ({ value: p })), 'default');
+    $('#job-form').addEventListener('submit', submit);
+    $('#more').addEventListener('click', () => load(cursor));
+    await load(null);
+  } catch (error) {
+    showError(error);
+  }
+  setInterval(refresh, 2000);
+}
+
+function boxes(container, name, values, checked) {
+  container.replaceChildren(...values.map((value) => h('label', { class: 'box' },
+    h('input', { type: 'checkbox', name, value, checked: checked.includes(value) }), ` ${value}`)));
+}
+
+// "1000000-1000003, 7" -> [1000000, 1000001, 1000002, 1000003, 7]
+export function parseSeeds(text) {
+  const seeds = [];
+  for (const part of text.split(/[\s,]+/).filter(Boolean)) {
+    const range = part.match(/^(\d+)-(\d+)$/);
+    if (range) {
+      const [lo, hi] = [Number(range[1]), Number(range[2])];
+      if (hi < lo || hi - lo >= 1000) throw new Error(`seed range ${part}: at most 1000 seeds, low to high`);
+      for (let s = lo; s <= hi; s++) seeds.push(s);
+    } else if (/^\d+$/.test(part)) {
+      seeds.push(Number(part));
+    } else {
+      throw new Error(`"${part}" is not a seed or a range of seeds`);
+    }
+  }
+  return seeds;
+}
+
+async function submit(event) {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const button = $('#submit-job');
+  button.disabled = true;
+  try {
+    const body = { kind: 'benchmark', tasks: form.getAll('tasks'), policies: form.getAll('policies'),
+      seeds: parseSeeds(form.get('seeds')), profile: form.get('profile') };
+    const job = await api('/v1/jobs', { method: 'POST', body });
+    notice(`Submitted job ${shortId(job.id)}: ${job.episodes_total} episodes.`);
+    jobs = new Map([[job.id, job], ...jobs]);
+    render();
+  } catch (error) {
+    showError(error);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function load(before) {
+  const page = await api(`/v1/jobs?limit=50${before ? `&cursor=${encodeURIComponent(before)}` : ''}`);
+  for (const job of page.items) jobs.set(job.id, job);
+  cursor = page.next_cursor;
+  $('#more').hidden = !cursor;
+  render();
+}
+
+// Progress of the jobs on screen that are still going.
+async function refresh() {
+  const live = [...jobs.values()].filter((j) => !FINISHED.includes(j.status));
+  if (!live.length || document.hidden) return;
+  try {
+    for (const job of await Promise.all(live.map((j) => api(`/v1/jobs/${j.id}`)))) jobs.set(job.id, job);
+    render();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function cancel(job) {
+  try {
+    jobs.set(job.id, await api(`/v1/jobs/${job.id}/cancel`, { method: 'POST' }));
+    notice(`Cancelled job ${shortId(job.id)}; its running episodes finish and are kept.`);
+    render();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function progress(job) {
+  const p = job.progress;
+  const done = p.completed + p.failed + p.cancelled;
+  return h('span', { class: 'progress' },
+    h('progress', { max: job.episodes_total, value: done, 'aria-label': `Job ${shortId(job.id)} progress` }),
+    ` ${done}/${job.episodes_total}${p.running ? ` (${p.running} running)` : ''}${p.failed ? `, ${p.failed} failed` : ''}`);
+}
+
+function render() {
+  if (!jobs.size) {
+    $('#jobs').replaceChildren(h('p', { class: 'muted' }, 'No jobs yet.'));
+    return;
+  }
+  $('#jobs').replaceChildren(table([
+    { label: 'Job', value: (j) => h('a', { href: `/ui/benchmark?job=${j.id}` }, shortId(j.id)) },
+    { label: 'Kind', value: (j) => j.kind },
+    { label: 'Status', value: (j) => h('span', { class: `badge ${j.status}` }, j.status) },
+    { label: 'Progress', value: progress },
+    { label: 'Created', value: (j) => fmtTime(j.created_at) },
+    { label: 'Actions', value: (j) => (FINISHED.includes(j.status) ? ''
+      : h('button', { type: 'button', class: 'secondary small', onclick: () => cancel(j), 'aria-label': `Cancel job ${shortId(j.id)}` }, 'Cancel')) },
+  ], [...jobs.values()], { caption: 'Jobs, newest first', rowAttrs: (j) => ({ 'data-job': j.id }) }));
+}
+
+init();

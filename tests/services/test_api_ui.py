@@ -1,0 +1,217 @@
+"""The API behind the web UI: the pages and their assets, the catalog, runs (a one-episode
+job, or the finished episode at once), the live event stream, per-step images, a job's
+summary, and the read-only training endpoints. Episodes run in process here
+(``run_stored_episode``, what a worker calls); tests/ui drives the same through Chromium."""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from designrl.rollout.stored import run_stored_episode
+from designrl.store.models import Episode
+from services.api.routers.ui import PAGES, WEB
+
+pytestmark = pytest.mark.integration
+
+RUN = {"task": "gen-poster", "seed": 1_000_004, "policy": "random"}
+
+
+def run_all(api, job_id: str) -> None:
+    with api.sessions() as session:
+        ids = session.scalars(select(Episode.id).where(Episode.job_id == job_id)).all()
+    for episode_id in ids:
+        assert run_stored_episode(api.sessions, episode_id, worker="test").outcome == "done"
+
+
+def events(text: str) -> list[tuple[str, dict]]:
+    found = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines()
+                      if not line.startswith(":"))
+        if fields:
+            found.append((fields["event"], json.loads(fields["data"])))
+    return found
+
+
+def test_pages_and_assets_are_ours_under_a_strict_csp(api):
+    home = api.client.get("/", follow_redirects=False)
+    assert home.status_code == 307 and home.headers["location"] == "/ui/run"
+    for page in PAGES:
+        reply = api.client.get(f"/ui/{page}")
+        assert reply.status_code == 200 and reply.headers["content-type"].startswith("text/html")
+        assert "script-src 'self'" in reply.headers["content-security-policy"]
+        for asset in re.findall(r'(?:src|href)="(/ui/static/[^"]+)"', reply.text):
+            assert api.client.get(asset).status_code == 200, asset
+    assert api.client.get("/ui/nope").status_code == 404
+    # No CDN: nothing under web/ names another host (the SVG namespace is not a request).
+    for path in WEB.rglob("*"):
+        if path.is_file():
+            urls = re.findall(r"https?://[^\s'\"`)]+", path.read_text(encoding="utf-8"))
+            assert set(urls) <= {"http://www.w3.org/2000/svg"}, (path, urls)
+    assert "/ui/" not in json.dumps(api.client.get("/openapi.json").json()["paths"])
+
+
+def test_the_catalog_says_what_can_run(api):
+    catalog = api.call("GET", "/v1/catalog").json()
+    families = {f["name"]: f["runnable"] for f in catalog["families"]}
+    assert families == {"layout": True, "html": False, "svg": False, "webpage": False}
+    tasks = {t["id"]: t for t in catalog["tasks"]}
+    assert tasks["poster_basic_v1"]["designgym"] and not tasks["gen-poster"]["designgym"]
+    assert catalog["policies"] == ["random", "rule", "expert"]
+
+
+def test_a_run_is_a_one_episode_job_until_it_has_finished(api):
+    first = api.call("POST", "/v1/runs", json=RUN)
+    assert first.status_code == 202, first.text
+    run = first.json()
+    assert not run["cached"] and run["episode"]["status"] == "queued"
+    job = api.call("GET", f"/v1/jobs/{run['job_id']}").json()
+    assert job["kind"] == "benchmark" and job["episodes_total"] == 1
+    assert api.redis.llen(api.queue) == 1  # enqueued like any job
+    # a reader may not start one, and nothing finished matches yet
+    assert api.call("POST", "/v1/runs", key="viewer", json=RUN).status_code == 403
+
+    run_all(api, run["job_id"])
+    again = api.call("POST", "/v1/runs", json=RUN)
+    assert again.status_code == 200 and again.json()["cached"]
+    assert again.json()["episode"]["id"] == run["episode"]["id"]
+    assert again.json()["episode"]["status"] == "completed"
+    # another user's finished episode is not theirs to see: bob gets a job of his own
+    assert not api.call("POST", "/v1/runs", key="bob", json=RUN).json()["cached"]
+    assert api.call("POST", "/v1/runs", key="root", json=RUN).json()["cached"]
+    other_seed = api.call("POST", "/v1/runs", json={**RUN, "seed": 1_000_005})
+    assert other_seed.status_code == 202
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    ({**RUN, "task": "design2code"}, "needs a language-model policy"),
+    ({**RUN, "profile": "designgym"}, "DesignGym's tasks only"),
+    ({**RUN, "policy": "oracle"}, "unknown policy 'oracle'"),
+    ({**RUN, "extra": 1}, "extra: Extra inputs are not permitted"),
+])
+def test_bad_runs_get_a_readable_422(api, body, says):
+    reply = api.call("POST", "/v1/runs", json=body)
+    assert reply.status_code == 422 and says in reply.json()["message"], reply.text
+
+
+def test_the_stream_follows_an_episode_from_queued_to_its_end(api):
+    api.client.app.state.settings.stream_poll_s = 0.02
+    run = api.call("POST", "/v1/runs", json=RUN).json()
+    episode_id = run["episode"]["id"]
+    worker = threading.Timer(0.3, run_all, (api, run["job_id"]))
+    worker.start()
+    started = time.monotonic()
+    reply = api.call("GET", f"/v1/episodes/{episode_id}/events")
+    worker.join()
+    assert reply.headers["content-type"].startswith("text/event-stream")
+    seen = events(reply.text)
+    assert seen[0] == ("episode", {**seen[0][1], "status": "queued"})
+    assert seen[-1][0] == "end" and seen[-1][1]["status"] == "completed"
+    steps = [data for kind, data in seen if kind == "step"]
+    assert [s["index"] for s in steps] == list(range(seen[-1][1]["steps_count"]))
+    assert steps == seen[-1][1]["steps"]
+    assert time.monotonic() - started < 30
+    # reconnecting after step n sends only what followed
+    tail = events(api.call("GET", f"/v1/episodes/{episode_id}/events",
+                           params={"after": len(steps) - 2}).text)
+    assert [d["index"] for k, d in tail if k == "step"] == [len(steps) - 1]
+    assert api.call("GET", f"/v1/episodes/{episode_id}/events", key="bob").status_code == 403
+
+
+def test_step_images_replay_the_episode_to_its_stored_layout(api):
+    run = api.call("POST", "/v1/runs", json={**RUN, "seed": 1_000_006}).json()
+    run_all(api, run["job_id"])
+    episode = api.call("GET", f"/v1/episodes/{run['episode']['id']}").json()
+    assert not all(s["valid"] for s in episode["steps"])  # random: rejected steps replay too
+    base = f"/v1/episodes/{episode['id']}"
+    frames = [api.call("GET", f"{base}/steps/{i}.svg") for i in range(episode["steps_count"])]
+    assert all(f.headers["content-type"].startswith("image/svg+xml") for f in frames)
+    assert frames[-1].text == api.call("GET", f"{base}/images/after.svg").text
+    assert len({f.text for f in frames}) > 1
+    assert api.call("GET", f"{base}/steps/{episode['steps_count']}.svg").status_code == 404
+    assert api.call("GET", f"{base}/steps/0.svg", key="bob").status_code == 403
+
+
+def test_a_job_summary_has_means_per_policy_and_task_and_score_curves(api):
+    bench = {"kind": "benchmark", "tasks": ["gen-poster", "gen-slide"],
+             "seeds": [1_000_000, 1_000_001], "policies": ["rule", "random"]}
+    job = api.call("POST", "/v1/jobs", json=bench).json()
+    empty = api.call("GET", f"/v1/jobs/{job['id']}/summary").json()
+    assert empty == {"job_id": job["id"], "policies": [], "tasks": [], "curves": []}
+    run_all(api, job["id"])
+    summary = api.call("GET", f"/v1/jobs/{job['id']}/summary").json()
+    episodes = api.call("GET", f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    assert [p["policy"] for p in summary["policies"]] == ["rule", "random"]
+    for row in summary["policies"]:
+        mine = [e for e in episodes if e["policy"] == row["policy"]]
+        assert row["episodes"] == 4 and row["steer_rate"] is None
+        for name in ("final_score", "instruction_score", "total_reward", "valid_action_rate",
+                     "seconds"):
+            assert row[name] == pytest.approx(statistics.fmean(e[name] for e in mine))
+    assert len(summary["tasks"]) == 4 and len(summary["curves"]) == 4
+    for curve in summary["curves"]:
+        mine = [e for e in episodes
+                if (e["task_id"], e["policy"]) == (curve["task_id"], curve["policy"])]
+        assert len(curve["scores"]) == max(e["steps_count"] for e in mine) + 1
+        assert curve["scores"][0] == pytest.approx(statistics.fmean(e["start_score"] for e in mine))
+        assert curve["scores"][-1] == pytest.approx(statistics.fmean(e["final_score"] for e in mine))
+    assert api.call("GET", f"/v1/jobs/{job['id']}/summary", key="bob").status_code == 403
+
+
+def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False) -> None:
+    """A learner output folder as ``designrl.learner.grpo`` writes it."""
+    folder.mkdir(parents=True)
+    rows = [{"version": v, "seconds": 1.5, "idle_fraction": 0.1, "dropped": {},
+             "staleness": [0, 1], "staleness_mean": 0.5, "group_reward_mean": 0.1 * v,
+             "valid_action_rate": 0.8 + 0.02 * v, "kl": 0.001 * v, "entropy": 1.0, "loss": 0.1}
+            for v in range(1, updates + 1)]
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    (folder / "curves.jsonl").write_text(text + ('{"version": 9' if partial_tail else ""))
+    for version in (2, updates):
+        (folder / f"checkpoint-{version}").mkdir()
+        (folder / f"checkpoint-{version}" / "designrl_state.json").write_text("{}")
+    (folder / "checkpoint-99").mkdir()  # no state file: incomplete, not listed
+
+
+def write_adapter_store(store: Path, versions: int = 3) -> None:
+    for version in range(1, versions + 1):
+        (store / f"policy-v{version}").mkdir(parents=True)
+    (store / f"policy-v{versions + 1}.tmp").mkdir()  # being written: not a version
+    (store / "notes.txt").write_text("not a version")
+
+
+def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
+    settings = api.client.app.state.settings
+    settings.training_runs_dir = str(tmp_path / "runs")
+    settings.adapter_store = str(tmp_path / "adapters")
+    settings.version_key = f"test-version-{tmp_path.name}"
+    assert api.call("GET", "/v1/training/runs").json() == []
+    assert api.call("GET", "/v1/training/versions").json() == {"current": None, "versions": []}
+
+    write_learner_run(tmp_path / "runs" / "grpo", partial_tail=True)
+    (tmp_path / "runs" / "not-a-run").mkdir()
+    write_adapter_store(tmp_path / "adapters")
+    api.redis.set(settings.version_key, 3)
+    try:
+        runs = api.call("GET", "/v1/training/runs", key="viewer").json()
+        assert [(r["name"], r["updates"], r["last_version"]) for r in runs] == [("grpo", 4, 4)]
+        run = api.call("GET", "/v1/training/runs/grpo").json()
+        assert [r["version"] for r in run["curves"]] == [1, 2, 3, 4]
+        assert run["checkpoints"] == [2, 4] and run["summary"] is None
+        versions = api.call("GET", "/v1/training/versions").json()
+        assert versions["current"] == 3
+        assert [v["name"] for v in versions["versions"]] == ["policy-v1", "policy-v2",
+                                                             "policy-v3"]
+    finally:
+        api.redis.delete(settings.version_key)
+    for name in ("not-a-run", "..", "nope"):
+        assert api.call("GET", f"/v1/training/runs/{name}").status_code == 404
+    assert api.call("GET", "/v1/training/runs", key=None).status_code == 401
