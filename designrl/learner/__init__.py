@@ -1,1 +1,3 @@
-"""Training: SFT data from expert rollouts (``sft_data``); the trainers come next."""
+"""Training: SFT on the layout expert (``sft``), GRPO on scored groups (``grpo``), one
+machine (``embedded``) or from the Redis stream (``sources``), with checkpoints and
+published policy versions (``checkpoint``, ``versions``)."""

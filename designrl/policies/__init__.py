@@ -1,19 +1,35 @@
 """Policies: heuristic layout policies, and language models through an inference backend.
 
 ``make_layout_policy("llm:PATH")`` is a language model loaded in process from the
-checkpoint directory PATH (greedy, compact prompt).
+checkpoint directory PATH (compact prompt). ``vllm:MODEL`` is the model MODEL on an
+OpenAI-compatible inference server (vLLM in the stack); ``vllm:latest`` is the newest
+policy version the learner published (``policy-vN``; the served base model before
+the first). Both are greedy unless given a temperature.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 LAYOUT_POLICIES = ("random", "rule", "expert")
 LLM_PREFIX = "llm:"
+VLLM_PREFIX = "vllm:"
+LATEST_POLICY = "vllm:latest"
+
+
+@dataclass(frozen=True)
+class InferenceServer:
+    """Where ``vllm:`` policies sample: an OpenAI-compatible server."""
+
+    base_url: str
+    base_model: str = "policy"  # the served name of the weights the learner started from
+    api_key: str = "EMPTY"
 
 
 def is_layout_policy(name: str) -> bool:
-    return name in LAYOUT_POLICIES or (name.startswith(LLM_PREFIX) and len(name) > len(LLM_PREFIX))
+    return name in LAYOUT_POLICIES or any(
+        name.startswith(prefix) and len(name) > len(prefix) for prefix in (LLM_PREFIX, VLLM_PREFIX))
 
 
 @cache
@@ -23,8 +39,10 @@ def _local_backend(path: str):
     return TransformersBackend(path)
 
 
-def make_layout_policy(name: str, seed: int = 0):
-    """A layout policy by name; deterministic for a given seed."""
+def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
+                       server: InferenceServer | None = None, version: int | None = None):
+    """A layout policy by name; deterministic for a given seed. Language models sample at
+    ``temperature``; ``vllm:`` ones on ``server``, ``vllm:latest`` as policy ``version``."""
     if name == "random":
         from designrl.policies.layout_random import RandomLayoutPolicy
         return RandomLayoutPolicy(seed)
@@ -36,6 +54,20 @@ def make_layout_policy(name: str, seed: int = 0):
         return ExpertLayoutPolicy()
     if name.startswith(LLM_PREFIX) and len(name) > len(LLM_PREFIX):
         from designrl.policies.llm.layout_policy import LLMLayoutPolicy
-        return LLMLayoutPolicy(_local_backend(name[len(LLM_PREFIX):]), seed=seed, name=name)
+        return LLMLayoutPolicy(_local_backend(name[len(LLM_PREFIX):]), seed=seed, name=name,
+                               temperature=temperature)
+    if name.startswith(VLLM_PREFIX) and len(name) > len(VLLM_PREFIX):
+        from designrl.inference.openai_backend import OpenAIBackend
+        from designrl.inference.vllm_server import version_name
+        from designrl.policies.llm.layout_policy import LLMLayoutPolicy
+
+        if server is None:
+            raise ValueError(f"{name}: no inference server is configured to sample from")
+        model = name[len(VLLM_PREFIX):]
+        if name == LATEST_POLICY:
+            model = server.base_model if version is None else version_name(version)
+        return LLMLayoutPolicy(OpenAIBackend(server.base_url, model, api_key=server.api_key),
+                               seed=seed, name=name, temperature=temperature)
     raise ValueError(f"unknown layout policy {name!r}; known: {', '.join(LAYOUT_POLICIES)}, "
-                     f"or {LLM_PREFIX}<model directory>")
+                     f"{LLM_PREFIX}<model directory>, {VLLM_PREFIX}<served model> or "
+                     f"{LATEST_POLICY}")

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from designrl.policies import InferenceServer
 from designrl.rollout.record import EpisodeRecord
 
 
@@ -26,26 +27,32 @@ class EpisodeSpec(BaseModel):
     profile: str | None = None  # layout: "default" or "designgym"
     policy_version: int | None = None
     step_limit: int = 64
+    temperature: float = 0.0  # language-model policies: 0 is greedy
+    sampling_seed: int | None = None  # sampled episodes of one group differ by this
 
 
-def run_episode_spec(spec: EpisodeSpec) -> EpisodeRecord:
-    """Run the episode ``spec`` names. Unknown families and policies raise ``ValueError``
-    (a bad job, caught before anything runs); a bad step or page is a scored record."""
+def run_episode_spec(spec: EpisodeSpec, server: InferenceServer | None = None) -> EpisodeRecord:
+    """Run the episode ``spec`` names (``vllm:`` policies sample on ``server``). Unknown
+    families and policies raise ``ValueError`` (a bad job, caught before anything runs);
+    a bad step or page is a scored record."""
     if spec.family == "layout":
-        return _run_layout(spec)
+        return _run_layout(spec, server)
     raise ValueError(f"family {spec.family!r} has no policy that runs episodes yet "
                      "(language-model policies come with inference)")
 
 
-def _run_layout(spec: EpisodeSpec) -> EpisodeRecord:
+def _run_layout(spec: EpisodeSpec, server: InferenceServer | None) -> EpisodeRecord:
     from designrl.policies import make_layout_policy
     from designrl.rollout.layout_episode import run_episode
     from designrl.tasks.layout.env import LayoutEnv
 
     seed = 0 if spec.seed is None else spec.seed
     env = LayoutEnv(profile=spec.profile or "default")
-    raw = run_episode(env, make_layout_policy(spec.policy, seed=seed), spec.task_id, seed,
-                      step_limit=spec.step_limit)
+    policy = make_layout_policy(spec.policy, seed=(seed if spec.sampling_seed is None
+                                                   else spec.sampling_seed),
+                                temperature=spec.temperature, server=server,
+                                version=spec.policy_version)
+    raw = run_episode(env, policy, spec.task_id, seed, step_limit=spec.step_limit)
     return EpisodeRecord.from_layout(raw)
 
 

@@ -3,6 +3,10 @@
 A ``ScoredGroup`` is one stream entry (field ``group``: its JSON; ``group_id`` beside it
 for cheap filtering). A group may be published twice (the publish succeeded but
 marking it failed): consumers drop group ids they have seen.
+
+Each sample carries the policy version that sampled it. A group whose job named
+no version (``vllm:latest``: each episode samples the newest when it starts) has
+the oldest of its samples' versions, so staleness is never understated.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ class Sample(BaseModel):
     turns: list[dict[str, Any]] | None = None  # multi-turn: each assistant turn
     token_ids: list[int] | None = None
     logprobs: list[float] | None = None  # the behaviour policy's, per completion token
+    policy_version: int | None = None  # the version that sampled it
 
 
 class ScoredGroup(BaseModel):
@@ -60,10 +65,13 @@ def scored_group(session: Session, group_id: str) -> ScoredGroup:
             components=components[e.id], completion=summary.get("completion"),
             turns=summary.get("turns") or (summary.get("policy_stats") or {}).get("turns"),
             token_ids=summary.get("token_ids"),
-            logprobs=summary.get("logprobs")))
+            logprobs=summary.get("logprobs"), policy_version=e.policy_version))
+    versions = [s.policy_version for s in samples if s.policy_version is not None]
+    version = group.policy_version if group.policy_version is not None else min(
+        versions, default=None)
     return ScoredGroup(group_id=group.id, job_id=group.job_id, task_id=group.task_id,
                        item_key=group.item_key, policy=group.policy,
-                       policy_version=group.policy_version, samples=samples)
+                       policy_version=version, samples=samples)
 
 
 def publish_group(sessions: sessionmaker[Session], redis, group_id: str,

@@ -4,6 +4,12 @@
 (the embedded path's call), writes its record once and, when it was the last of
 its group, hands the group to ``publish``. Every step is idempotent by episode
 id, so a retried or redelivered task is harmless.
+
+Episodes of a group (rollouts for training) are sampled: at the job's
+``temperature``, each with its own sampling seed. A ``vllm:latest`` episode with
+no version of its own samples the version ``latest_version`` reads when the
+episode starts (the learner's newest), and that version is written on the
+episode, so its group says which policy sampled it.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from typing import Literal
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from designrl.policies import LATEST_POLICY, InferenceServer
 from designrl.rollout.episode import EpisodeSpec, run_episode_spec
 from designrl.rollout.record import EpisodeRecord
 from designrl.store.jobs import claim_episode, finish_episode
@@ -31,17 +38,25 @@ class Ran:
 
 
 def stored_spec(episode) -> EpisodeSpec:
+    sampled = episode.group_id is not None
     return EpisodeSpec(family=episode.family, task_id=episode.task_id, policy=episode.policy,
                        seed=episode.seed, item_key=episode.item_key, profile=episode.profile,
-                       policy_version=episode.policy_version)
+                       policy_version=episode.policy_version,
+                       temperature=float(episode.job.spec.get("temperature", 1.0)) if sampled
+                       else 0.0,
+                       sampling_seed=(episode.seed or 0) * 1_000 + episode.position if sampled
+                       else None)
 
 
 def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, worker: str,
                        publish: Callable[[str], object] | None = None,
-                       max_attempts: int = 3) -> Ran:
+                       max_attempts: int = 3, server: InferenceServer | None = None,
+                       latest_version: Callable[[], int | None] | None = None) -> Ran:
     """Run one stored episode. Its outcome is ``done`` (written now), ``duplicate``
     (another delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
-    ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed)."""
+    ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed).
+    ``vllm:`` policies sample on ``server``; ``latest_version`` says which version
+    ``vllm:latest`` is now."""
     with sessions() as session:
         episode = claim_episode(session, episode_id, worker)
         if episode is None:
@@ -51,9 +66,13 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
                                       failed=f"started {max_attempts} times without finishing")
             _publish(finished.group_completed, publish)
             return Ran("gave_up")
+        if (episode.policy == LATEST_POLICY and episode.policy_version is None
+                and latest_version is not None):
+            episode.policy_version = latest_version()
+            session.commit()
         spec = stored_spec(episode)
     try:
-        record = run_episode_spec(spec)
+        record = run_episode_spec(spec, server)
     except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
         record = EpisodeRecord(outcome="error", error=str(exc))
     return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)

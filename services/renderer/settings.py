@@ -23,3 +23,8 @@ class RendererSettings(BaseSettings):
     # How often a worker sweeps for such abandoned tasks.
     restore_interval_s: int = 10
     metrics_port: int = 0  # serve /metrics here from the worker's main process; 0: off
+    # Where ``vllm:`` policies sample (vLLM's OpenAI-compatible server); None: nowhere,
+    # and such episodes are recorded as errors.
+    inference_url: str | None = None
+    inference_base_model: str = "policy"  # served name of the learner's starting weights
+    inference_api_key: str = "EMPTY"

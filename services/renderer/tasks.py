@@ -17,6 +17,8 @@ from redis import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import OperationalError
 
+from designrl.learner.versions import current_version
+from designrl.policies import InferenceServer
 from designrl.rollout.groups import publish_group
 from designrl.rollout.record import EpisodeRecord
 from designrl.rollout.stored import Ran, finish_stored_episode, run_stored_episode
@@ -47,12 +49,22 @@ def _publish(group_id: str) -> None:
     publish_group(_sessions(), _redis(), group_id, settings.groups_stream)
 
 
+def _latest_version() -> int | None:
+    """The policy version the learner announced last (``vllm:latest`` samples it)."""
+    return current_version(_redis())
+
+
+INFERENCE = (InferenceServer(settings.inference_url, settings.inference_base_model,
+                             settings.inference_api_key) if settings.inference_url else None)
+
+
 @app.task(name=RUN_EPISODE, bind=True, autoretry_for=(OperationalError, RedisError),
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def run_episode(self, episode_id: str) -> str:
     try:
         ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
-                                 publish=_publish, max_attempts=settings.max_attempts)
+                                 publish=_publish, max_attempts=settings.max_attempts,
+                                 server=INFERENCE, latest_version=_latest_version)
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",

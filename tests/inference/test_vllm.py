@@ -166,3 +166,71 @@ def test_the_learner_publishes_lora_versions_that_vllm_serves(server, tiny_model
         for name in publish.loaded:
             registry.unload(name)
         redis.delete(key)
+
+
+def test_workers_sample_the_version_the_learner_announced(server, tiny_model, tmp_path):
+    """A rollout group of ``vllm:latest`` run through the worker's call: each episode samples
+    the version announced in Redis when it starts (policy-vN on vLLM), at the job's
+    temperature, records it, and the published group carries each sample's version and
+    the oldest as its own (staleness is never understated)."""
+    import uuid
+
+    import torch
+    from db_support import REDIS_URL, postgres_schema
+    from peft import LoraConfig, get_peft_model
+    from redis import Redis
+    from transformers import AutoModelForCausalLM
+
+    from designrl.learner.versions import current_version
+    from designrl.policies import LATEST_POLICY, InferenceServer, make_layout_policy
+    from designrl.rollout.groups import scored_group
+    from designrl.rollout.stored import run_stored_episode
+    from designrl.store import make_engine, make_sessionmaker, upgrade
+    from designrl.store.jobs import EpisodePlan, create_job, list_episodes
+
+    torch.manual_seed(1)
+    adapter = get_peft_model(AutoModelForCausalLM.from_pretrained(tiny_model),
+                             LoraConfig(r=8, lora_alpha=16, init_lora_weights=False,
+                                        target_modules=["q_proj", "v_proj"]))
+    adapter.save_pretrained(tmp_path / "adapter")
+    registry = AdapterRegistry(server.url)
+    redis = Redis.from_url(REDIS_URL)
+    key = f"test-version-{uuid.uuid4().hex[:8]}"
+    inference = InferenceServer(server.url, base_model="tiny")
+    assert make_layout_policy(LATEST_POLICY, server=inference).backend.model == "tiny"
+    assert make_layout_policy(LATEST_POLICY, server=inference,
+                              version=3).backend.model == version_name(3)
+    loaded = []
+    try:
+        with postgres_schema() as url:
+            upgrade(url)
+            sessions = make_sessionmaker(make_engine(url))
+            plans = [EpisodePlan(family="layout", task_id="gen-banner", item_key="7", seed=7,
+                                 policy=LATEST_POLICY, profile="default", group=0)] * 2
+            with sessions() as session:
+                job = create_job(session, kind="rollout", spec={"temperature": 1.0},
+                                 plans=plans)
+                ids = [e.id for e in list_episodes(session, job.id)]
+            published = []
+            for episode_id, version in zip(ids, (3, 4), strict=True):
+                # the learner publishes a version between the two episodes
+                registry.load(version_name(version), tmp_path / "adapter")
+                loaded.append(version_name(version))
+                redis.set(key, version)
+                ran = run_stored_episode(sessions, episode_id, worker="test",
+                                         publish=published.append, server=inference,
+                                         latest_version=lambda: current_version(redis, key))
+                assert ran.outcome == "done" and ran.spec.temperature == 1.0
+            assert len(published) == 1
+            with sessions() as session:
+                group = scored_group(session, published[0])
+        assert [s.policy_version for s in group.samples] == [3, 4]
+        assert group.policy_version == 3
+        turns = [turn for s in group.samples for turn in s.turns]
+        assert turns and all(len(t["token_ids"]) == len(t["logprobs"]) > 0 for t in turns)
+        # sampled with a seed of their own: the two episodes' first answers differ
+        assert group.samples[0].turns[0]["completion"] != group.samples[1].turns[0]["completion"]
+    finally:
+        for name in loaded:
+            registry.unload(name)
+        redis.delete(key)

@@ -39,3 +39,13 @@ def test_bad_specs_are_refused_before_running():
         run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", policy="nope"))
     with pytest.raises(ValueError):
         EpisodeSpec(family="layout", task_id="gen-poster", policy="rule", extra=1)
+    with pytest.raises(ValueError, match="no inference server"):  # a worker without one
+        run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", policy="vllm:latest"))
+
+
+def test_sampled_group_members_differ_by_their_sampling_seed():
+    spec = EpisodeSpec(family="layout", task_id="gen-flyer", seed=4, policy="random",
+                       step_limit=4)
+    runs = [run_episode_spec(spec.model_copy(update={"sampling_seed": n})) for n in (1, 2, 1)]
+    actions = [[s.action for s in r.steps] for r in runs]
+    assert actions[0] == actions[2] != actions[1]
