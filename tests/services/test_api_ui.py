@@ -10,9 +10,9 @@ import re
 import statistics
 import threading
 import time
-from pathlib import Path
 
 import pytest
+from learner_run_support import write_adapter_store, write_learner_run
 from sqlalchemy import select
 
 from designrl.rollout.stored import run_stored_episode
@@ -164,28 +164,6 @@ def test_a_job_summary_has_means_per_policy_and_task_and_score_curves(api):
         assert curve["scores"][0] == pytest.approx(statistics.fmean(e["start_score"] for e in mine))
         assert curve["scores"][-1] == pytest.approx(statistics.fmean(e["final_score"] for e in mine))
     assert api.call("GET", f"/v1/jobs/{job['id']}/summary", key="bob").status_code == 403
-
-
-def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False) -> None:
-    """A learner output folder as ``designrl.learner.grpo`` writes it."""
-    folder.mkdir(parents=True)
-    rows = [{"version": v, "seconds": 1.5, "idle_fraction": 0.1, "dropped": {},
-             "staleness": [0, 1], "staleness_mean": 0.5, "group_reward_mean": 0.1 * v,
-             "valid_action_rate": 0.8 + 0.02 * v, "kl": 0.001 * v, "entropy": 1.0, "loss": 0.1}
-            for v in range(1, updates + 1)]
-    text = "".join(json.dumps(r) + "\n" for r in rows)
-    (folder / "curves.jsonl").write_text(text + ('{"version": 9' if partial_tail else ""))
-    for version in (2, updates):
-        (folder / f"checkpoint-{version}").mkdir()
-        (folder / f"checkpoint-{version}" / "designrl_state.json").write_text("{}")
-    (folder / "checkpoint-99").mkdir()  # no state file: incomplete, not listed
-
-
-def write_adapter_store(store: Path, versions: int = 3) -> None:
-    for version in range(1, versions + 1):
-        (store / f"policy-v{version}").mkdir(parents=True)
-    (store / f"policy-v{versions + 1}.tmp").mkdir()  # being written: not a version
-    (store / "notes.txt").write_text("not a version")
 
 
 def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):

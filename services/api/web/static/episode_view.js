@@ -36,7 +36,7 @@ export function facts(episode) {
     ['Steps', episode.steps_count ?? '–'], ['Start score', fmt(episode.start_score)],
     ['Final score', fmt(episode.final_score)], ['Instruction score', fmt(episode.instruction_score)],
     ['Total reward', fmtSigned(episode.total_reward)], ['Valid actions', fmtPercent(episode.valid_action_rate)],
-    ['Seconds', fmt(episode.seconds, 2)],
+    ['Seconds', fmt(episode.seconds, 3)],
   ];
   const list = h('dl', { class: 'facts' }, items.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, String(v)))));
   return episode.error ? [list, h('p', { class: 'error' }, episode.error)] : list;

@@ -104,6 +104,14 @@ function progress(job) {
     ` ${done}/${job.episodes_total}${p.running ? ` (${p.running} running)` : ''}${p.failed ? `, ${p.failed} failed` : ''}`);
 }
 
+// "gen-banner × 4 seeds × random, rule"
+function describe(job) {
+  const { tasks = [], seeds = [], policies, policy, group_size: size } = job.spec;
+  const who = policies ? policies.join(', ') : `${policy}, groups of ${size}`;
+  const what = tasks.length > 3 ? `${tasks.length} tasks` : tasks.join(', ');
+  return `${job.kind}: ${what} × ${seeds.length} seed${seeds.length === 1 ? '' : 's'} × ${who}`;
+}
+
 function render() {
   if (!jobs.size) {
     $('#jobs').replaceChildren(h('p', { class: 'muted' }, 'No jobs yet.'));
@@ -111,7 +119,7 @@ function render() {
   }
   $('#jobs').replaceChildren(table([
     { label: 'Job', value: (j) => h('a', { href: `/ui/benchmark?job=${j.id}` }, shortId(j.id)) },
-    { label: 'Kind', value: (j) => j.kind },
+    { label: 'What', value: describe },
     { label: 'Status', value: (j) => h('span', { class: `badge ${j.status}` }, j.status) },
     { label: 'Progress', value: progress },
     { label: 'Created', value: (j) => fmtTime(j.created_at) },

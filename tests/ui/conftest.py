@@ -1,0 +1,159 @@
+"""The web UI in real Chromium: one stack for the session (the API process and one worker
+on a fresh Postgres schema and a private queue), one browser, and a page per test at a
+desktop (1280×800) or phone (390×844) viewport with the API key already entered.
+
+Screenshots land in ``artifacts/ui/`` (``DESIGNRL_UI_ARTIFACTS`` moves them); a page that
+throws, logs a console error or breaks the CSP fails its test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from browser_support import require_chromium
+from db_support import postgres_schema
+from learner_run_support import write_adapter_store, write_learner_run
+from redis import Redis
+from stack_support import Stack
+
+from designrl.store import upgrade
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("DESIGNRL_UI_ARTIFACTS", ROOT / "artifacts" / "ui"))
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+BENCH = {"kind": "benchmark", "tasks": ["gen-poster", "gen-slide"],
+         "seeds": [1_000_000, 1_000_001], "policies": ["rule", "random"]}
+
+
+@dataclass
+class UiStack:
+    stack: Stack
+    runs_dir: Path
+    version_key: str
+    _bench: str | None = field(default=None, repr=False)
+
+    @property
+    def url(self) -> str:
+        return self.stack.api_url
+
+    @property
+    def key(self) -> str:
+        return self.stack.key
+
+    def client(self):
+        return self.stack.client()
+
+    def bench_job(self) -> str:
+        """A finished benchmark job (submitted over REST once per session)."""
+        if self._bench is None:
+            with self.client() as client:
+                job = client.post("/v1/jobs", json=BENCH).json()
+            assert self.stack.wait_for(job["id"], timeout=120).status == "completed"
+            self._bench = job["id"]
+        return self._bench
+
+    def first_episode(self, job_id: str) -> dict:
+        with self.client() as client:
+            return client.get(f"/v1/jobs/{job_id}/episodes", params={"limit": 1}).json()["items"][0]
+
+
+@pytest.fixture(scope="session")
+def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
+    require_chromium()
+    data = tmp_path_factory.mktemp("learner")
+    write_learner_run(data / "runs" / "grpo-tiny", updates=8)
+    write_adapter_store(data / "adapters")
+    version_key = f"test-version-{uuid.uuid4().hex[:8]}"
+    redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    redis.set(version_key, 3)
+    with postgres_schema() as url:
+        upgrade(url)
+        stack = Stack(url, DESIGNRL_RECONCILE_EVERY_S="0",
+                      DESIGNRL_TRAINING_RUNS_DIR=str(data / "runs"),
+                      DESIGNRL_ADAPTER_STORE=str(data / "adapters"),
+                      DESIGNRL_VERSION_KEY=version_key)
+        try:
+            stack.start_worker("ui-worker")
+            stack.start_api()
+            yield UiStack(stack, data / "runs", version_key)
+        finally:
+            stack.close()
+            redis.delete(version_key)
+            redis.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    from designrl.render.chromium import find_chromium
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=find_chromium(),
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+@dataclass
+class PageErrors:
+    messages: list[str] = field(default_factory=list)
+
+
+def open_context(browser, ui_stack: UiStack, viewport: str, *, with_key: bool = True):
+    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=ui_stack.url)
+    if with_key:
+        context.add_init_script(
+            f"localStorage.setItem('designrl.apiKey', {json.dumps(ui_stack.key)})")
+    context.set_default_timeout(30_000)
+    return context
+
+
+def watch_errors(page) -> PageErrors:
+    errors = PageErrors()
+    page.on("pageerror", lambda exc: errors.messages.append(f"page error: {exc}"))
+    page.on("console", lambda msg: msg.type == "error"
+            and errors.messages.append(f"console: {msg.text}"))
+    return errors
+
+
+@pytest.fixture
+def viewport() -> str:
+    """``desktop``; a test parametrizes ``viewport`` to run on the phone too."""
+    return "desktop"
+
+
+@pytest.fixture
+def page(browser, ui_stack, viewport):
+    """A page at the test's viewport, with the API key entered."""
+    context = open_context(browser, ui_stack, viewport)
+    page = context.new_page()
+    errors = watch_errors(page)
+    yield page
+    context.close()
+    assert not errors.messages, errors.messages
+
+
+def screenshot(page, name: str) -> Path:
+    """A full-page screenshot in the artifacts folder, named by test and viewport."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    path = ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def images_loaded(locator) -> bool:
+    """Every <img> the locator matches has loaded (a decoded picture, not a broken one)."""
+    return locator.evaluate_all(
+        "imgs => imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0)")
