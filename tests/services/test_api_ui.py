@@ -15,8 +15,10 @@ import pytest
 from learner_run_support import write_adapter_store, write_learner_run
 from sqlalchemy import select
 
-from designrl.rollout.stored import run_stored_episode
-from designrl.store.models import Episode
+from designrl.rollout.episode import run_episode_spec
+from designrl.rollout.stored import run_stored_episode, stored_spec
+from designrl.store.jobs import claim_episode, finish_episode
+from designrl.store.models import Episode, Step
 from services.api.routers.ui import PAGES, WEB
 
 pytestmark = pytest.mark.integration
@@ -124,6 +126,35 @@ def test_the_stream_follows_an_episode_from_queued_to_its_end(api):
                            params={"after": len(steps) - 2}).text)
     assert [d["index"] for k, d in tail if k == "step"] == [len(steps) - 1]
     assert api.call("GET", f"/v1/episodes/{episode_id}/events", key="bob").status_code == 403
+
+
+def test_steps_written_while_an_episode_runs_arrive_before_its_end(api):
+    """A worker that wrote each step as it landed (today's workers write the whole record
+    at the end) would be followed step by step: the stream sends the steps that are there."""
+    api.client.app.state.settings.stream_poll_s = 0.02
+    run = api.call("POST", "/v1/runs", json=RUN).json()
+    episode_id = run["episode"]["id"]
+    with api.sessions() as session:
+        spec = stored_spec(claim_episode(session, episode_id, "test"))
+    record = run_episode_spec(spec)
+
+    def worker():
+        with api.sessions() as session:
+            for index, step in enumerate(record.steps):
+                time.sleep(0.1)
+                session.add(Step(episode_id=episode_id, index=index, **step.model_dump()))
+                session.commit()
+            time.sleep(0.1)
+            finish_episode(session, episode_id, record)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    seen = events(api.call("GET", f"/v1/episodes/{episode_id}/events").text)
+    thread.join()
+    kinds = [kind for kind, _ in seen]
+    assert kinds == ["episode", *["step"] * len(record.steps), "episode", "end"]
+    assert seen[0][1]["status"] == "running" and seen[-2][1]["status"] == "completed"
+    assert [d["index"] for k, d in seen if k == "step"] == list(range(len(record.steps)))
 
 
 def test_step_images_replay_the_episode_to_its_stored_layout(api):

@@ -8,12 +8,10 @@ throws, logs a console error or breaks the CSP fails its test.
 
 from __future__ import annotations
 
-import json
 import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from browser_support import require_chromium
@@ -21,12 +19,10 @@ from db_support import postgres_schema
 from learner_run_support import write_adapter_store, write_learner_run
 from redis import Redis
 from stack_support import Stack
+from ui_support import open_context, watch_errors
 
 from designrl.store import upgrade
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("DESIGNRL_UI_ARTIFACTS", ROOT / "artifacts" / "ui"))
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 BENCH = {"kind": "benchmark", "tasks": ["gen-poster", "gen-slide"],
          "seeds": [1_000_000, 1_000_001], "policies": ["rule", "random"]}
 
@@ -34,8 +30,6 @@ BENCH = {"kind": "benchmark", "tasks": ["gen-poster", "gen-slide"],
 @dataclass
 class UiStack:
     stack: Stack
-    runs_dir: Path
-    version_key: str
     _bench: str | None = field(default=None, repr=False)
 
     @property
@@ -81,7 +75,7 @@ def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
         try:
             stack.start_worker("ui-worker")
             stack.start_api()
-            yield UiStack(stack, data / "runs", version_key)
+            yield UiStack(stack)
         finally:
             stack.close()
             redis.delete(version_key)
@@ -105,28 +99,6 @@ def browser() -> Iterator:
         browser.close()
 
 
-@dataclass
-class PageErrors:
-    messages: list[str] = field(default_factory=list)
-
-
-def open_context(browser, ui_stack: UiStack, viewport: str, *, with_key: bool = True):
-    context = browser.new_context(viewport=VIEWPORTS[viewport], base_url=ui_stack.url)
-    if with_key:
-        context.add_init_script(
-            f"localStorage.setItem('designrl.apiKey', {json.dumps(ui_stack.key)})")
-    context.set_default_timeout(30_000)
-    return context
-
-
-def watch_errors(page) -> PageErrors:
-    errors = PageErrors()
-    page.on("pageerror", lambda exc: errors.messages.append(f"page error: {exc}"))
-    page.on("console", lambda msg: msg.type == "error"
-            and errors.messages.append(f"console: {msg.text}"))
-    return errors
-
-
 @pytest.fixture
 def viewport() -> str:
     """``desktop``; a test parametrizes ``viewport`` to run on the phone too."""
@@ -142,18 +114,3 @@ def page(browser, ui_stack, viewport):
     yield page
     context.close()
     assert not errors.messages, errors.messages
-
-
-def screenshot(page, name: str) -> Path:
-    """A full-page screenshot in the artifacts folder, named by test and viewport."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    path = ARTIFACTS / f"{name}-{size['width']}x{size['height']}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
-
-
-def images_loaded(locator) -> bool:
-    """Every <img> the locator matches has loaded (a decoded picture, not a broken one)."""
-    return locator.evaluate_all(
-        "imgs => imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0)")

@@ -5,7 +5,7 @@ screen, and a full-page screenshot is written."""
 from __future__ import annotations
 
 import pytest
-from conftest import VIEWPORTS, screenshot
+from ui_support import VIEWPORTS, screenshot
 
 pytestmark = pytest.mark.integration
 

@@ -4,7 +4,7 @@ API's summary, a score-against-step chart per task, and the job's episodes."""
 from __future__ import annotations
 
 import pytest
-from conftest import screenshot
+from ui_support import screenshot
 
 pytestmark = pytest.mark.integration
 

@@ -4,7 +4,7 @@ page (a learner run's curves and the adapter store's versions)."""
 from __future__ import annotations
 
 import pytest
-from conftest import images_loaded, screenshot
+from ui_support import images_loaded, screenshot
 
 pytestmark = pytest.mark.integration
 

@@ -4,7 +4,7 @@ end, and a job cancelled from the list."""
 from __future__ import annotations
 
 import pytest
-from conftest import open_context, screenshot, watch_errors
+from ui_support import open_context, screenshot, watch_errors
 
 pytestmark = pytest.mark.integration
 

@@ -4,7 +4,7 @@ images; the same settings again show the stored episode at once."""
 from __future__ import annotations
 
 import pytest
-from conftest import images_loaded, screenshot
+from ui_support import images_loaded, screenshot
 
 pytestmark = pytest.mark.integration
 

@@ -30,7 +30,7 @@ function boxes(container, name, values, checked) {
 }
 
 // "1000000-1000003, 7" -> [1000000, 1000001, 1000002, 1000003, 7]
-export function parseSeeds(text) {
+function parseSeeds(text) {
   const seeds = [];
   for (const part of text.split(/[\s,]+/).filter(Boolean)) {
     const range = part.match(/^(\d+)-(\d+)$/);

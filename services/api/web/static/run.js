@@ -108,11 +108,15 @@ async function watch(id, steps) {
   }
 }
 
+let pendingFrame = null;
+
 function showStep(id, step) {
   const n = step.index + 1;
   const label = actionLabel(step.action);
-  $('#current').replaceChildren(frame(stepImage(id, step.index), `After step ${n}: ${label}`,
-    `Layout after step ${n} (${label})`));
+  // Steps can land in a burst: fetch the picture of the last one only.
+  clearTimeout(pendingFrame);
+  pendingFrame = setTimeout(() => $('#current').replaceChildren(frame(stepImage(id, step.index),
+    `After step ${n}: ${label}`, `Layout after step ${n} (${label})`)), 30);
   const items = [['Step', n], ['Action', label], ['Valid', step.valid ? 'yes' : `no: ${step.error}`],
     ['Reward', fmtSigned(step.reward)], ['Score', fmt(step.score)]];
   $('#scoreboard').replaceChildren(...items.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, String(v)))));
