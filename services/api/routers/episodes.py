@@ -40,6 +40,7 @@ def stream_episode(episode_id: str, request: Request, session: SessionDep, key: 
     """Server-Sent Events: ``episode`` (status changes), ``step`` (each step after
     ``after``), then ``end`` (the whole episode) once it is finished."""
     visible_episode(session, key, episode_id)
+    session.close()  # give its connection back: the stream polls with sessions of its own
     return StreamingResponse(episode_events(request, episode_id, after),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
