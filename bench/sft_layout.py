@@ -1,11 +1,13 @@
 """SFT of the tiny model on the layout expert: valid actions on held-out seeds, base vs SFT.
 
     python bench/sft_layout.py [--out out/sft-layout] [--train-seeds 0-29]
-                               [--eval-seeds 1000000-1000001] [--step-limit 8] [--json]
+                               [--eval-seeds 1000000-1000001] [--step-limit 8]
+                               [--prompt-style state] [--recovery 0.3] [--json]
 
 Builds the tiny model from scratch (``build_tiny_model``, random weights), writes
 the expert's chat data on train seeds of the six generated families (worker
-processes, one (task, seed) episode each), fine-tunes it with ``train_sft`` and
+processes, one (task, seed) episode each; ``--recovery``: the share of steps
+followed by a rejected mistake and the expert's answer to it), fine-tunes it with ``train_sft`` and
 ``SFTSettings``' defaults, then plays every family × held-out test seed greedily
 with the base and the SFT model (``evaluate_layout``: the env says whether each
 step's action was valid). Prints base and SFT valid-JSON rate, valid-action rate,
@@ -29,13 +31,15 @@ from designrl.learner.sft_data import expert_examples, write_jsonl
 from designrl.tasks.layout.env import GENERATED_TASK_IDS
 
 
-def _episode_examples(case: tuple[str, int]) -> list[dict]:
-    task_id, seed = case
-    return list(expert_examples([task_id], [seed]))
+def _episode_examples(case: tuple[str, int, str, float]) -> list[dict]:
+    task_id, seed, style, recovery = case
+    return list(expert_examples([task_id], [seed], style=style, recovery=recovery))
 
 
-def write_expert_data(path: Path, seeds: list[int], workers: int) -> int:
-    cases = [(task_id, seed) for seed in seeds for task_id in GENERATED_TASK_IDS]
+def write_expert_data(path: Path, seeds: list[int], workers: int, style: str,
+                      recovery: float) -> int:
+    cases = [(task_id, seed, style, recovery) for seed in seeds
+             for task_id in GENERATED_TASK_IDS]
     with ProcessPoolExecutor(workers) as pool:
         return write_jsonl((ex for chunk in pool.map(_episode_examples, cases) for ex in chunk),
                            path)
@@ -48,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-seeds", type=_ints, default=[1_000_000, 1_000_001])
     parser.add_argument("--step-limit", type=int, default=8, help="steps per eval episode")
     parser.add_argument("--workers", type=int, default=2, help="processes writing the data")
+    parser.add_argument("--prompt-style", choices=("state", "compact"), default="state")
+    parser.add_argument("--recovery", type=float, default=0.3,
+                        help="share of steps followed by a rejected mistake (0: none)")
     parser.add_argument("--epochs", type=float, default=None, help="override SFTSettings")
     parser.add_argument("--learning-rate", type=float, default=None)
     parser.add_argument("--json", action="store_true")
@@ -68,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     base = build_tiny_model(args.out / "base", seed=0)
     seconds["build"] = time.perf_counter() - started
     mark = time.perf_counter()
-    examples = write_expert_data(args.out / "sft.jsonl", args.train_seeds, args.workers)
+    examples = write_expert_data(args.out / "sft.jsonl", args.train_seeds, args.workers,
+                                 args.prompt_style, args.recovery)
     seconds["data"] = time.perf_counter() - mark
     mark = time.perf_counter()
     model = train_sft(base, args.out / "sft.jsonl", args.out / "model", settings)
@@ -77,12 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     for name, path in (("base", base), ("sft", model)):
         mark = time.perf_counter()
         results[name] = evaluate_layout(TransformersBackend(str(path)), GENERATED_TASK_IDS,
-                                        args.eval_seeds, step_limit=args.step_limit)
+                                        args.eval_seeds, step_limit=args.step_limit,
+                                        prompt_style=args.prompt_style)  # both, as trained
         seconds[f"eval {name}"] = time.perf_counter() - mark
     seconds["total"] = time.perf_counter() - started
     loss = losses(model)
     sft = results["sft"]
     report = {"examples": examples, "train_seeds": len(args.train_seeds),
+              "recovery": args.recovery, "prompt_style": args.prompt_style,
               "eval_episodes": sft["episodes"], "eval_steps": sft["steps"],
               "settings": settings.model_dump(), "loss_first": loss[0], "loss_last": loss[-1],
               "seconds": seconds, "model": str(model),

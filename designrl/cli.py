@@ -106,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="train seeds for the expert data, e.g. 0-29 (default: 0-29)")
     sft.add_argument("--tasks", type=_csv, default=None,
                      help="generated task ids (default: all six families)")
+    sft.add_argument("--prompt-style", choices=("state", "compact", "direct"), default="state",
+                     help="the prompt the model learns to answer (state: compact without "
+                          "the action grammar, which the model learns from the data)")
+    sft.add_argument("--recovery", type=float, default=0.3,
+                     help="share of expert steps followed by a rejected mistake and the "
+                          "expert's answer to it, so the model learns to recover (0: none)")
     sft.add_argument("--epochs", type=float, default=None)
     sft.add_argument("--learning-rate", type=float, default=None)
     sft.add_argument("--batch-size", type=int, default=None)
@@ -337,6 +343,7 @@ def cmd_sft(args: argparse.Namespace) -> int:
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
+    from designrl.policies.llm.layout_prompt import prompt_style_of
     from designrl.tasks.layout.env import GENERATED_TASK_IDS
 
     tasks = args.tasks or list(GENERATED_TASK_IDS)
@@ -355,7 +362,9 @@ def cmd_sft(args: argparse.Namespace) -> int:
         data = args.data
         if data is None:
             data = args.out / "sft.jsonl"
-            count = write_jsonl(expert_examples(tasks, args.train_seeds or range(30)), data)
+            count = write_jsonl(expert_examples(tasks, args.train_seeds or range(30),
+                                                style=args.prompt_style,
+                                                recovery=args.recovery), data)
             console.print(f"expert data: {count} examples in {data}")
     except ValueError as exc:  # pydantic's ValidationError is one
         print(f"designrl sft: {exc}", file=sys.stderr)
@@ -365,7 +374,8 @@ def cmd_sft(args: argparse.Namespace) -> int:
     results = {}
     for name, path in (("base", args.model), ("sft", out)):
         results[name] = evaluate_layout(TransformersBackend(str(path)), tasks, eval_seeds,
-                                        step_limit=args.step_limit)
+                                        step_limit=args.step_limit,
+                                        prompt_style=prompt_style_of(out))  # both, as trained
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps({"model": str(out), "settings": settings.model_dump(),

@@ -48,3 +48,37 @@ def test_the_chat_template_marks_only_the_answer(tiny_model):
                                            return_assistant_tokens_mask=True)
     answer = [t for t, m in zip(marked["input_ids"], marked["assistant_masks"], strict=True) if m]
     assert tokenizer.decode(answer) == example["messages"][2]["content"] + "<|im_end|>"
+
+
+def test_recovery_examples_answer_a_rejected_mistake_with_the_expert_action():
+    plain = list(expert_examples(["gen-banner"], seeds=[5]))
+    examples = list(expert_examples(["gen-banner"], seeds=[5], recovery=0.5))
+    recovered = [e for e in examples if "Your last action was rejected" in e["messages"][1]["content"]]
+    assert recovered and len(examples) > len(recovered)
+    for example in recovered:
+        # the example before it is the same layout without the error, with the same answer
+        before = examples[examples.index(example) - 1]
+        assert before["messages"][2] == example["messages"][2]
+        assert parse_completion(example["messages"][2]["content"]).valid
+        lines, lines_before = (e["messages"][1]["content"].splitlines() for e in (example, before))
+        assert [line for line in lines if "rejected" not in line][1:] == lines_before[1:]
+    assert plain[0] == examples[0]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_mistake_is_rejected_by_the_env(seed):
+    import random
+
+    from designrl.learner.sft_data import mistake
+    from designrl.policies import make_layout_policy
+
+    rng = random.Random(seed)
+    env = LayoutEnv()
+    obs = env.reset("gen-flyer", seed=seed)
+    expert = make_layout_policy("expert")
+    for _ in range(4):
+        action = expert.act(env, obs)
+        wrong = mistake(action, [e.id for e in obs.elements], rng)
+        assert wrong != action
+        assert env.step(wrong).last_action_error
+        obs = env.step(action)

@@ -17,7 +17,8 @@ from designrl.inference.types import Completion
 
 class OpenAIBackend:
     def __init__(self, base_url: str, model: str, *, api_key: str = "EMPTY",
-                 timeout: float = 120.0, token_ids: bool = True) -> None:
+                 timeout: float = 120.0, token_ids: bool = True,
+                 prompt_style: str = "compact") -> None:
         from openai import OpenAI
 
         self.client = OpenAI(base_url=base_url.rstrip("/") + "/v1", api_key=api_key,
@@ -25,6 +26,7 @@ class OpenAIBackend:
         self.model = model
         self.name = model
         self.token_ids = token_ids  # ask for token ids (a vLLM extension)
+        self.prompt_style = prompt_style  # the layout prompt the served model answers
 
     def complete(self, conversations: list[list[dict[str, Any]]], *, n: int = 1,
                  temperature: float = 0.0, max_tokens: int = 128,

@@ -27,7 +27,10 @@ class TransformersBackend:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
+        from designrl.policies.llm.layout_prompt import prompt_style_of
+
         self.name = name or str(model_path)
+        self.prompt_style = prompt_style_of(model_path)  # what the weights were trained on
         self.torch = torch
         self.tokenizer = AutoTokenizer.from_pretrained(model_path)
         self.tokenizer.padding_side = "left"

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from designrl.learner.grpo import GRPOSettings, Learner
 from designrl.learner.sources import LocalGroupSource
-from designrl.policies.llm.layout_prompt import PromptStyle
+from designrl.policies.llm.layout_prompt import PromptStyle, prompt_style_of, write_prompt_style
 from designrl.rollout.groups import Sample, ScoredGroup
 from designrl.rollout.layout_batch import run_layout_batch
 from designrl.tasks.layout.env import GENERATED_TASK_IDS
@@ -43,7 +43,8 @@ class RolloutSettings(BaseModel):
     group_size: int = Field(8, ge=2, description="episodes per group (one task and seed)")
     step_limit: int = Field(8, ge=1, description="steps per episode")
     max_tokens: int = Field(64, ge=1, description="tokens per action")
-    prompt_style: PromptStyle = "compact"
+    prompt_style: PromptStyle | None = Field(None, description=(
+        "layout prompt; None: the one the starting model was trained on"))
     seed: int = Field(0, description="order of the items and sampling seeds")
 
 
@@ -162,6 +163,7 @@ def train_embedded(model_dir: str | Path, output_dir: str | Path,
     final = Path(output_dir) / "final"
     learner.trainer.save_model(str(final))
     learner.tokenizer.save_pretrained(final)
+    write_prompt_style(final, rollouts.prompt_style or prompt_style_of(model_dir))
     wall = time.monotonic() - started
     return {**stats, "version": learner.version, "wall_seconds": round(wall, 2),
             "groups_sampled": sampler.groups_sampled,

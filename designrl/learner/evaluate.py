@@ -20,7 +20,7 @@ from designrl.tasks.layout.generate import TEST_SEED_START
 
 
 def evaluate_layout(backend: Backend, task_ids: Sequence[str], seeds: Sequence[int], *,
-                    step_limit: int = 8, prompt_style: PromptStyle = "compact",
+                    step_limit: int = 8, prompt_style: PromptStyle | None = None,
                     max_tokens: int = 96) -> dict[str, Any]:
     """Greedy episodes on every task × held-out seed; rates, means and per-episode rows."""
     if any(seed < TEST_SEED_START for seed in seeds):

@@ -22,6 +22,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from designrl.policies.llm.layout_prompt import PromptStyle, write_prompt_style
+
 
 class SFTSettings(BaseModel):
     """How to fine-tune. The defaults train the tiny model (``designrl model tiny``) from
@@ -91,9 +93,20 @@ def load_chat_dataset(data_path: str | Path, tokenizer, max_length: int):
     return data.filter(fits)
 
 
+def data_prompt_style(data_path: str | Path) -> PromptStyle | None:
+    """The prompt style of a chat JSONL's examples (``style``, as ``expert_examples``
+    writes it); None when they do not say. One file, one style: a model learns one."""
+    with Path(data_path).open(encoding="utf-8") as lines:
+        styles = {json.loads(line).get("style") for line in lines if line.strip()}
+    if len(styles) > 1:
+        raise ValueError(f"{data_path} mixes prompt styles: {sorted(map(str, styles))}")
+    return next(iter(styles), None)
+
+
 def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
               settings: SFTSettings | None = None) -> Path:
-    """Fine-tune ``model_dir`` on ``data_path`` and save the result to ``out_dir``."""
+    """Fine-tune ``model_dir`` on ``data_path`` and save the result to ``out_dir``, with
+    the prompt style of the data (``designrl_prompt.json``)."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from trl import SFTConfig
@@ -103,6 +116,7 @@ def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
     out.mkdir(parents=True, exist_ok=True)
     tokenizer = AutoTokenizer.from_pretrained(model_dir)
     model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=torch.float32)
+    style = data_prompt_style(data_path)
     data = load_chat_dataset(data_path, tokenizer, settings.max_length)
     if len(data) == 0:
         raise ValueError(f"no example in {data_path} fits in {settings.max_length} tokens")
@@ -133,6 +147,8 @@ def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
         trained = trained.merge_and_unload()
     trained.save_pretrained(out)
     tokenizer.save_pretrained(out)
+    if style is not None:  # the model answers this prompt now; its users read it from here
+        write_prompt_style(out, style)
     log = {"settings": settings.model_dump(), "examples": len(data),
            "log_history": trainer.state.log_history}
     (out / "sft_log.json").write_text(json.dumps(log, indent=1))

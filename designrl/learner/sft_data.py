@@ -7,13 +7,24 @@ style) and the expert's action as compact JSON. The file is JSONL, which
 trains on directly (with ``assistant_only_loss``, thanks to the chat template's
 generation marks). Seeds are the train split (below the test seeds), so held-out
 evaluation never sees them.
+
+Recovery examples (``recovery`` > 0): after that share of steps' examples the
+episode takes a mistaken action, the expert's own made invalid the way an
+undertrained model errs (an element of another layout, one element named twice,
+a field the action lacks, a missing field); the env rejects it, and one more example follows: the next
+prompt, which carries the env's error, with the expert's answer. An expert never errs, so without
+these a model that errs once sees a prompt unlike any it trained on and, greedy,
+tends to repeat the mistake for the rest of the episode.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from designrl.policies.llm.layout_prompt import PromptStyle, layout_messages
 from designrl.tasks.layout.env import GENERATED_TASK_IDS, LayoutEnv
@@ -21,27 +32,81 @@ from designrl.tasks.layout.generate import TEST_SEED_START
 
 
 def expert_examples(task_ids: Sequence[str] = GENERATED_TASK_IDS, seeds: Sequence[int] = (),
-                    style: PromptStyle = "compact", step_limit: int = 64
-                    ) -> Iterator[dict]:
-    """Chat examples from expert episodes on every task × seed (default profile)."""
+                    style: PromptStyle = "compact", step_limit: int = 64,
+                    recovery: float = 0.0) -> Iterator[dict]:
+    """Chat examples from expert episodes on every task × seed (default profile); with
+    ``recovery``, that share of steps follows a rejected mistake (see the module)."""
     from designrl.policies import make_layout_policy
 
     if any(seed >= TEST_SEED_START for seed in seeds):
         raise ValueError(f"SFT seeds must be below the test seeds ({TEST_SEED_START})")
+    if not 0.0 <= recovery < 1.0:
+        raise ValueError("recovery is a share of steps in [0, 1)")
     for task_id in task_ids:
         for seed in seeds:
             env = LayoutEnv(profile="default")
             expert = make_layout_policy("expert", seed=seed)
+            rng = random.Random(f"recovery {task_id} {seed}")
             obs = env.reset(task_id, seed=seed)
             for _ in range(step_limit):
                 if obs.done:
                     break
-                messages = layout_messages(obs, style)
                 action = expert.act(env, obs)
-                answer = json.dumps(action, separators=(",", ":"))
-                yield {"messages": [*messages, {"role": "assistant", "content": answer}],
-                       "task_id": task_id, "seed": seed, "step": obs.step_count}
+                yield _example(obs, action, style, task_id, seed)
+                if recovery and rng.random() < recovery:
+                    obs = env.step(mistake(action, [e.id for e in obs.elements], rng))
+                    if obs.done:
+                        break
+                    if obs.last_action_error is None:  # accepted after all: a new state
+                        action = expert.act(env, obs)
+                    yield _example(obs, action, style, task_id, seed)
                 obs = env.step(action)
+
+
+def _example(obs, action: dict[str, Any], style: PromptStyle, task_id: str, seed: int) -> dict:
+    answer = json.dumps(action, separators=(",", ":"))
+    return {"messages": [*layout_messages(obs, style), {"role": "assistant", "content": answer}],
+            "task_id": task_id, "seed": seed, "step": obs.step_count, "style": style}
+
+
+@cache
+def _all_element_ids() -> tuple[str, ...]:
+    """Element ids across the generated families (a few seeds each: optional elements)."""
+    env = LayoutEnv(profile="default")
+    return tuple(sorted({e.id for task_id in GENERATED_TASK_IDS for seed in range(4)
+                         for e in env.reset(task_id, seed=seed).elements}))
+
+
+def mistake(action: dict[str, Any], ids: Sequence[str], rng: random.Random) -> dict[str, Any]:
+    """``action`` made invalid: an id not in the layout, one id twice, a stray field or a
+    missing one."""
+    wrong = dict(action)
+    foreign = [i for i in _all_element_ids() if i not in ids]
+    kinds = ["stray_field"]
+    if "element_id" in wrong or "element_ids" in wrong:
+        kinds += ["foreign_id", "foreign_id"]  # the commonest error of a small model
+    if "element_ids" in wrong:
+        kinds += ["repeated_id", "repeated_id"]  # as common, in actions on several
+    required = [k for k in ("element_id", "element_ids", "group_id", "template_id") if k in wrong]
+    if required:
+        kinds.append("missing_field")
+    kind = rng.choice(kinds)
+    if kind == "foreign_id":
+        if "element_id" in wrong:
+            wrong["element_id"] = rng.choice(foreign)
+        else:
+            members = list(wrong["element_ids"])
+            members[rng.randrange(len(members))] = rng.choice(foreign)
+            wrong["element_ids"] = members
+    elif kind == "repeated_id":
+        members = list(wrong["element_ids"])
+        wrong["element_ids"] = [members[0], *members[:-1]]
+    elif kind == "missing_field":
+        del wrong[rng.choice(required)]
+    else:
+        stray = [k for k in ("dx", "dw", "element_id", "axis", "grid", "anchor") if k not in wrong]
+        wrong[rng.choice(stray)] = 0.05
+    return wrong
 
 
 def write_jsonl(examples, path: str | Path) -> int:

@@ -25,6 +25,7 @@ class InferenceServer:
     base_url: str
     base_model: str = "policy"  # the served name of the weights the learner started from
     api_key: str = "EMPTY"
+    prompt_style: str = "compact"  # the layout prompt the served model was trained on
 
 
 def is_layout_policy(name: str) -> bool:
@@ -66,8 +67,9 @@ def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
         model = name[len(VLLM_PREFIX):]
         if name == LATEST_POLICY:
             model = server.base_model if version is None else version_name(version)
-        return LLMLayoutPolicy(OpenAIBackend(server.base_url, model, api_key=server.api_key),
-                               seed=seed, name=name, temperature=temperature)
+        backend = OpenAIBackend(server.base_url, model, api_key=server.api_key,
+                                prompt_style=server.prompt_style)
+        return LLMLayoutPolicy(backend, seed=seed, name=name, temperature=temperature)
     raise ValueError(f"unknown layout policy {name!r}; known: {', '.join(LAYOUT_POLICIES)}, "
                      f"{LLM_PREFIX}<model directory>, {VLLM_PREFIX}<served model> or "
                      f"{LATEST_POLICY}")

@@ -44,10 +44,12 @@ class _Episode:
 
 def run_layout_batch(backend: Backend, episodes: Sequence[tuple[str, int]], *,
                      temperature: float = 0.0, sample_seed: int = 0,
-                     prompt_style: PromptStyle = "compact", max_tokens: int = 96,
+                     prompt_style: PromptStyle | None = None, max_tokens: int = 96,
                      step_limit: int | None = None, profile: str = "default",
                      name: str = "llm") -> list[dict[str, Any]]:
-    """Roll out every ``(task_id, seed)`` episode; one record per pair, in order."""
+    """Roll out every ``(task_id, seed)`` episode; one record per pair, in order. The
+    prompt style is the backend's (what its model was trained on) unless given."""
+    prompt_style = prompt_style or getattr(backend, "prompt_style", "compact")
     started = time.perf_counter()
     limit = DEFAULT_STEP_LIMIT if step_limit is None else step_limit
     runs = []

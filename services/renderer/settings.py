@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -28,3 +30,4 @@ class RendererSettings(BaseSettings):
     inference_url: str | None = None
     inference_base_model: str = "policy"  # served name of the learner's starting weights
     inference_api_key: str = "EMPTY"
+    inference_prompt_style: Literal["direct", "compact", "state"] = "compact"  # as trained

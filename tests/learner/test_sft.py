@@ -74,3 +74,33 @@ def test_settings_are_validated():
         SFTSettings(learning_rate=0)
     with pytest.raises(ValidationError):
         SFTSettings(lr=1e-3)  # a misspelt field is an error, not ignored
+
+
+@pytest.mark.slow
+def test_the_model_remembers_the_prompt_it_was_trained_on(tiny_model, tmp_path):
+    """SFT on ``state`` prompts records the style in the model directory; the in-process
+    backend, the LLM policy and batched rollouts then ask it in that style, and a file
+    mixing styles is refused."""
+    import json
+
+    from designrl.inference.transformers_backend import TransformersBackend
+    from designrl.learner.sft import SFTSettings, data_prompt_style, train_sft
+    from designrl.policies import make_layout_policy
+    from designrl.policies.llm.layout_prompt import GRAMMAR, prompt_style_of
+    from designrl.rollout.layout_batch import run_layout_batch
+
+    data = tmp_path / "state.jsonl"
+    write_jsonl(expert_examples(TASKS, seeds=[1], style="state"), data)
+    assert data_prompt_style(data) == "state"
+    assert prompt_style_of(tiny_model) == "compact"  # a model nothing recorded for
+    out = train_sft(tiny_model, data, tmp_path / "model", SFTSettings(epochs=0.1))
+    assert prompt_style_of(out) == TransformersBackend(str(out)).prompt_style == "state"
+    assert make_layout_policy(f"llm:{out}").prompt_style == "state"
+    record, = run_layout_batch(TransformersBackend(str(out)), [("gen-poster", 1_000_000)],
+                               step_limit=1, max_tokens=8)
+    prompt = record["policy_stats"]["turns"][0]["messages"][1]["content"]
+    assert "Elements (id" in prompt and GRAMMAR not in prompt
+    with data.open("a") as extra:
+        extra.write(json.dumps(next(expert_examples(TASKS, seeds=[2]))) + "\n")  # compact
+    with pytest.raises(ValueError, match="mixes prompt styles"):
+        data_prompt_style(data)

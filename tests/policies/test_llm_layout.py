@@ -55,6 +55,22 @@ def test_prompts_carry_the_state_and_the_action_language():
     assert "rejected" in compact and len(compact) < len(direct) / 3
 
 
+def test_the_compact_grammar_names_each_action_s_fields():
+    """The grammar a model reads spells every action with the fields the env accepts."""
+    import re
+
+    from designrl.policies.llm.layout_prompt import GRAMMAR
+    from designrl.tasks.layout.actions import ACTION_TYPES, LayoutAction
+
+    models = {m.model_fields["action_type"].default: m
+              for m in LayoutAction.__origin__.__args__}
+    lines = [line for line in GRAMMAR.splitlines() if line.startswith("{")]
+    assert [re.search(r'"action_type": "(\w+)"', line)[1] for line in lines] == list(ACTION_TYPES)
+    for line in lines:
+        kind = re.search(r'"action_type": "(\w+)"', line)[1]
+        assert set(re.findall(r'"(\w+)": ', line)) == set(models[kind].model_fields), line
+
+
 def test_an_untrained_model_takes_invalid_steps_and_they_are_counted(tiny_model):
     record = run_episode_spec(EpisodeSpec(family="layout", task_id="gen-slide", seed=1_000_001,
                                           policy=f"llm:{tiny_model}", profile="default",

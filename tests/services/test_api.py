@@ -33,6 +33,10 @@ def test_keys_are_required_and_scoped(api):
     ({**BENCH, "tasks": ["no-such-task"]}, "tasks: Value error, unknown task 'no-such-task'"),
     ({**BENCH, "tasks": ["svg-prompts"]}, "needs a language-model policy"),
     ({**BENCH, "policies": ["oracle"]}, "unknown policy 'oracle'"),
+    ({**BENCH, "policies": ["llm:/etc"]}, "unknown policy 'llm:/etc'"),  # no client paths
+    ({**BENCH, "policies": ["vllm:../x y"]}, "unknown policy"),
+    ({"kind": "rollout", "tasks": ["gen-poster"], "seeds": [1], "policy": "vllm:latest",
+      "group_size": 2, "temperature": 9}, "temperature: Input should be less than or equal"),
     ({**BENCH, "profile": "designgym"}, "runs DesignGym's tasks only"),
     ({**BENCH, "seeds": [-1]}, "seeds.0: Input should be greater than or equal to 0"),
     ({**BENCH, "surprise": 1}, "surprise: Extra inputs are not permitted"),
@@ -50,6 +54,18 @@ def test_bad_jobs_get_a_readable_422_and_store_nothing(api, body, says):
     assert says in reply.json()["message"], reply.json()["message"]
     with api.sessions() as session:
         assert session.scalar(select(func.count()).select_from(Job)) == 0
+
+
+def test_a_rollout_of_the_newest_policy_is_stored_for_the_workers_to_resolve(api):
+    body = {"kind": "rollout", "tasks": ["gen-poster"], "seeds": [1, 2],
+            "policy": "vllm:latest", "group_size": 3, "temperature": 0.7}
+    reply = api.call("POST", "/v1/jobs", json=body)
+    assert reply.status_code == 202, reply.json()
+    assert reply.json()["spec"]["temperature"] == 0.7
+    with api.sessions() as session:
+        episodes = session.scalars(select(Episode)).all()
+        assert len(episodes) == 6 and {e.policy for e in episodes} == {"vllm:latest"}
+        assert {e.policy_version for e in episodes} == {None}  # chosen when each starts
 
 
 def test_malformed_and_oversized_bodies(api):

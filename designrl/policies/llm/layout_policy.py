@@ -72,11 +72,11 @@ def step_seed(seed: int, step: int, temperature: float) -> int | None:
 
 
 class LLMLayoutPolicy:
-    def __init__(self, backend: Backend, *, prompt_style: PromptStyle = "compact",
+    def __init__(self, backend: Backend, *, prompt_style: PromptStyle | None = None,
                  temperature: float = 0.0, max_tokens: int = 128, seed: int = 0,
                  fallback=None, name: str | None = None) -> None:
         self.backend = backend
-        self.prompt_style = prompt_style
+        self.prompt_style = prompt_style or getattr(backend, "prompt_style", "compact")
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.seed = seed
