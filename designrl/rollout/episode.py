@@ -8,12 +8,15 @@ job run in one process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from designrl.policies import InferenceServer
-from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.record import EpisodeRecord, StepRecord
+
+OnStep = Callable[[StepRecord], object]  # sees each step as it is taken (live viewers)
 
 
 class EpisodeSpec(BaseModel):
@@ -31,17 +34,20 @@ class EpisodeSpec(BaseModel):
     sampling_seed: int | None = None  # sampled episodes of one group differ by this
 
 
-def run_episode_spec(spec: EpisodeSpec, server: InferenceServer | None = None) -> EpisodeRecord:
+def run_episode_spec(spec: EpisodeSpec, server: InferenceServer | None = None,
+                     on_step: OnStep | None = None) -> EpisodeRecord:
     """Run the episode ``spec`` names (``vllm:`` policies sample on ``server``). Unknown
     families and policies raise ``ValueError`` (a bad job, caught before anything runs);
-    a bad step or page is a scored record."""
+    a bad step or page is a scored record. ``on_step`` gets each step, in order, equal
+    to the record's ``steps`` item it becomes."""
     if spec.family == "layout":
-        return _run_layout(spec, server)
+        return _run_layout(spec, server, on_step)
     raise ValueError(f"family {spec.family!r} has no policy that runs episodes yet "
                      "(language-model policies come with inference)")
 
 
-def _run_layout(spec: EpisodeSpec, server: InferenceServer | None) -> EpisodeRecord:
+def _run_layout(spec: EpisodeSpec, server: InferenceServer | None,
+                on_step: OnStep | None) -> EpisodeRecord:
     from designrl.policies import make_layout_policy
     from designrl.rollout.layout_episode import run_episode
     from designrl.tasks.layout.env import LayoutEnv
@@ -52,7 +58,8 @@ def _run_layout(spec: EpisodeSpec, server: InferenceServer | None) -> EpisodeRec
                                                    else spec.sampling_seed),
                                 temperature=spec.temperature, server=server,
                                 version=spec.policy_version)
-    raw = run_episode(env, policy, spec.task_id, seed, step_limit=spec.step_limit)
+    each = None if on_step is None else (lambda entry: on_step(StepRecord.from_layout(entry)))
+    raw = run_episode(env, policy, spec.task_id, seed, step_limit=spec.step_limit, on_step=each)
     return EpisodeRecord.from_layout(raw)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from designrl.tasks.layout.env import LayoutEnv, LayoutObservation
@@ -17,8 +18,11 @@ class LayoutPolicy(Protocol):
 
 
 def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
-                step_limit: int = 64) -> dict[str, Any]:
-    """Reset, act until done, and return the episode record (JSON-ready)."""
+                step_limit: int = 64,
+                on_step: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
+    """Reset, act until done, and return the episode record (JSON-ready). ``on_step``
+    sees each step's entry (the record's ``actions`` item) as soon as it is taken, for
+    watching a live episode."""
     started = time.perf_counter()
     if hasattr(policy, "start_episode"):  # policies that keep per-episode stats (LLMs)
         policy.start_episode()
@@ -30,6 +34,8 @@ def run_episode(env: LayoutEnv, policy: LayoutPolicy, task_id: str, seed: int,
         action = policy.act(env, obs)
         obs = env.step(action)
         steps.append(step_entry(action, obs))
+        if on_step is not None:
+            on_step(steps[-1])
     record = episode_record(policy.name, task_id, seed, env, first, obs, steps,
                             before.to_json(), time.perf_counter() - started)
     if hasattr(policy, "episode_summary"):

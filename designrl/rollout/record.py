@@ -23,6 +23,15 @@ class StepRecord(BaseModel):
     error: str | None = None
     info: dict[str, Any] | None = None
 
+    @classmethod
+    def from_layout(cls, entry: dict[str, Any]) -> StepRecord:
+        """From one of ``layout_episode.run_episode``'s ``actions``."""
+        action = entry["action"]
+        return cls(action=action if isinstance(action, dict) else {"raw": action},
+                   valid=entry["error"] is None, reward=entry["reward"], score=entry["score"],
+                   error=entry["error"], info={"instruction_score": entry["instruction_score"],
+                                               "potential": entry["potential"]})
+
 
 class EpisodeRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -42,14 +51,7 @@ class EpisodeRecord(BaseModel):
     @classmethod
     def from_layout(cls, record: dict[str, Any]) -> EpisodeRecord:
         """From ``layout_episode.run_episode``'s record."""
-        actions = record["actions"]
-        steps = [StepRecord(action=s["action"] if isinstance(s["action"], dict) else
-                            {"raw": s["action"]},
-                            valid=s["error"] is None, reward=s["reward"], score=s["score"],
-                            error=s["error"],
-                            info={"instruction_score": s["instruction_score"],
-                                  "potential": s["potential"]})
-                 for s in actions]
+        steps = [StepRecord.from_layout(s) for s in record["actions"]]
         valid = sum(s.valid for s in steps)
         rewards = {"start_potential": record["start_potential"],
                    "final_potential": record["final_potential"]}

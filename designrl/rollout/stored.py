@@ -21,7 +21,7 @@ from typing import Literal
 from sqlalchemy.orm import Session, sessionmaker
 
 from designrl.policies import LATEST_POLICY, InferenceServer
-from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+from designrl.rollout.episode import EpisodeSpec, OnStep, run_episode_spec
 from designrl.rollout.record import EpisodeRecord
 from designrl.store.jobs import claim_episode, finish_episode
 
@@ -51,12 +51,14 @@ def stored_spec(episode) -> EpisodeSpec:
 def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, worker: str,
                        publish: Callable[[str], object] | None = None,
                        max_attempts: int = 3, server: InferenceServer | None = None,
-                       latest_version: Callable[[], int | None] | None = None) -> Ran:
+                       latest_version: Callable[[], int | None] | None = None,
+                       on_step: OnStep | None = None) -> Ran:
     """Run one stored episode. Its outcome is ``done`` (written now), ``duplicate``
     (another delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
     ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed).
     ``vllm:`` policies sample on ``server``; ``latest_version`` says which version
-    ``vllm:latest`` is now."""
+    ``vllm:latest`` is now; ``on_step`` sees each step as it is taken (the record is
+    still written once, at the end)."""
     with sessions() as session:
         episode = claim_episode(session, episode_id, worker)
         if episode is None:
@@ -72,7 +74,7 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
             session.commit()
         spec = stored_spec(episode)
     try:
-        record = run_episode_spec(spec, server)
+        record = run_episode_spec(spec, server, on_step)
     except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
         record = EpisodeRecord(outcome="error", error=str(exc))
     return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)

@@ -2,13 +2,15 @@
 
 An episode stores its actions, not a layout per step; the env is deterministic for a
 task, seed and profile, so replaying the actions rebuilds each step's layout exactly
-(a test checks the replay ends on the stored ``after`` layout). Replays of the same
+(a test checks the replay ends on the stored ``after`` layout); a running episode's
+steps replay from its live steps the same way. Replays of the same
 actions are cached: a page showing every step asks for each one in turn.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -19,8 +21,10 @@ class NoImage(LookupError):
     pass
 
 
-def episode_svg(episode: Episode, which: Literal["before", "after"] | int) -> str:
-    """``before``/``after`` from the stored layouts; an int: the layout after that step."""
+def episode_svg(episode: Episode, which: Literal["before", "after"] | int,
+                live: Sequence[dict | None] = ()) -> str:
+    """``before``/``after`` from the stored layouts; an int: the layout after that step,
+    replaying the stored actions or, while none are stored, the ``live`` ones."""
     from designrl.tasks.layout.env import load_task
     from designrl.tasks.layout.render import layout_to_svg
     from designrl.tasks.layout.spec import Layout
@@ -28,7 +32,7 @@ def episode_svg(episode: Episode, which: Literal["before", "after"] | int) -> st
     if episode.family != "layout":
         raise NoImage(f"episode {episode.id} is not a layout episode")
     if isinstance(which, int):
-        actions = [step.action for step in episode.steps]
+        actions = [step.action for step in episode.steps] or list(live)
         if not 0 <= which < len(actions):
             raise NoImage(f"episode {episode.id} has no step {which} (it has {len(actions)})")
         return _replay_svgs(episode.task_id, episode.seed or 0, episode.profile or "default",

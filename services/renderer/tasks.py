@@ -1,5 +1,6 @@
 """The episode task: a thin shell around ``designrl.rollout.stored.run_stored_episode``.
 
+Each step is published live for the web UI as it is taken (``designrl.rollout.live``).
 Transient faults (the database or Redis unreachable) are retried with backoff; an
 episode over its time limit is recorded as a ``timeout``; anything the episode
 itself does wrong is already a recorded outcome in the library.
@@ -20,6 +21,7 @@ from sqlalchemy.exc import OperationalError
 from designrl.learner.versions import current_version
 from designrl.policies import InferenceServer
 from designrl.rollout.groups import publish_group
+from designrl.rollout.live import LiveSteps, live_client
 from designrl.rollout.record import EpisodeRecord
 from designrl.rollout.stored import Ran, finish_stored_episode, run_stored_episode
 from designrl.store import make_engine, make_sessionmaker
@@ -45,6 +47,11 @@ def _redis() -> Redis:
     return Redis.from_url(settings.redis_url)
 
 
+@cache
+def _live_redis() -> Redis:
+    return live_client(settings.redis_url)
+
+
 def _publish(group_id: str) -> None:
     publish_group(_sessions(), _redis(), group_id, settings.groups_stream)
 
@@ -64,7 +71,8 @@ def run_episode(self, episode_id: str) -> str:
     try:
         ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
                                  publish=_publish, max_attempts=settings.max_attempts,
-                                 server=INFERENCE, latest_version=_latest_version)
+                                 server=INFERENCE, latest_version=_latest_version,
+                                 on_step=LiveSteps(_live_redis(), episode_id))
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",

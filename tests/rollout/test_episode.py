@@ -49,3 +49,14 @@ def test_sampled_group_members_differ_by_their_sampling_seed():
     runs = [run_episode_spec(spec.model_copy(update={"sampling_seed": n})) for n in (1, 2, 1)]
     actions = [[s.action for s in r.steps] for r in runs]
     assert actions[0] == actions[2] != actions[1]
+
+
+def test_on_step_sees_every_step_in_order_as_the_record_has_it():
+    entries = []
+    raw = run_episode(LayoutEnv(), make_layout_policy("random", seed=3), "gen-poster", 3,
+                      on_step=entries.append)
+    assert entries == raw["actions"] and len(entries) > 1
+    steps = []
+    record = run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", seed=3,
+                                          policy="random"), on_step=steps.append)
+    assert steps == record.steps and not all(s.valid for s in steps)  # rejected ones too

@@ -16,9 +16,10 @@ from learner_run_support import write_adapter_store, write_learner_run
 from sqlalchemy import select
 
 from designrl.rollout.episode import run_episode_spec
+from designrl.rollout.live import LiveSteps, live_client
 from designrl.rollout.stored import run_stored_episode, stored_spec
 from designrl.store.jobs import claim_episode, finish_episode
-from designrl.store.models import Episode, Step
+from designrl.store.models import Episode
 from services.api.routers.ui import PAGES, WEB
 
 pytestmark = pytest.mark.integration
@@ -128,33 +129,70 @@ def test_the_stream_follows_an_episode_from_queued_to_its_end(api):
     assert api.call("GET", f"/v1/episodes/{episode_id}/events", key="bob").status_code == 403
 
 
-def test_steps_written_while_an_episode_runs_arrive_before_its_end(api):
-    """A worker that wrote each step as it landed (today's workers write the whole record
-    at the end) would be followed step by step: the stream sends the steps that are there."""
+def test_a_running_episode_streams_its_live_steps_then_its_record_each_step_once(api):
+    settings = api.client.app.state.settings
+    settings.stream_poll_s, settings.stream_max_s = 0.02, 0.5
+    run = api.call("POST", "/v1/runs", json=RUN).json()
+    episode_id = run["episode"]["id"]
+    base = f"/v1/episodes/{episode_id}"
+    with api.sessions() as session:
+        spec = stored_spec(claim_episode(session, episode_id, "test"))
+    record = run_episode_spec(spec, on_step=LiveSteps(api.redis, episode_id))  # not stored yet
+    n = len(record.steps)
+    stored = [{"index": i, **s.model_dump(exclude={"info"})} for i, s in enumerate(record.steps)]
+
+    seen = events(api.call("GET", f"{base}/events").text)
+    assert [k for k, _ in seen] == ["episode", *["step"] * n, "timeout"]
+    assert seen[0][1]["status"] == "running" and [d for k, d in seen if k == "step"] == stored
+    tail = events(api.call("GET", f"{base}/events", params={"after": 1}).text)
+    assert [d["index"] for k, d in tail if k == "step"] == list(range(2, n))
+    live_frame = api.call("GET", f"{base}/steps/{n - 1}.svg")
+    assert live_frame.status_code == 200 and "cache-control" not in live_frame.headers
+    assert api.call("GET", f"{base}/steps/{n}.svg").status_code == 404
+
+    with api.sessions() as session:
+        finish_episode(session, episode_id, record)
+    rest = events(api.call("GET", f"{base}/events", params={"after": n - 1}).text)
+    assert [k for k, _ in rest] == ["episode", "end"] and rest[-1][1]["steps"] == stored
+    assert api.call("GET", f"{base}/steps/{n - 1}.svg").text == live_frame.text
+
+
+def test_a_worker_running_an_episode_is_followed_step_by_step(api):
     api.client.app.state.settings.stream_poll_s = 0.02
     run = api.call("POST", "/v1/runs", json=RUN).json()
     episode_id = run["episode"]["id"]
-    with api.sessions() as session:
-        spec = stored_spec(claim_episode(session, episode_id, "test"))
-    record = run_episode_spec(spec)
+    live = LiveSteps(api.redis, episode_id)
 
-    def worker():
-        with api.sessions() as session:
-            for index, step in enumerate(record.steps):
-                time.sleep(0.1)
-                session.add(Step(episode_id=episode_id, index=index, **step.model_dump()))
-                session.commit()
-            time.sleep(0.1)
-            finish_episode(session, episode_id, record)
+    def slow_publish(step):  # a step every 50 ms: the stream polls far more often
+        live(step)
+        time.sleep(0.05)
 
-    thread = threading.Thread(target=worker)
-    thread.start()
+    ran = []
+    worker = threading.Timer(0.2, lambda: ran.append(run_stored_episode(
+        api.sessions, episode_id, worker="test", on_step=slow_publish)))
+    worker.start()
     seen = events(api.call("GET", f"/v1/episodes/{episode_id}/events").text)
-    thread.join()
-    kinds = [kind for kind, _ in seen]
-    assert kinds == ["episode", *["step"] * len(record.steps), "episode", "end"]
-    assert seen[0][1]["status"] == "running" and seen[-2][1]["status"] == "completed"
-    assert [d["index"] for k, d in seen if k == "step"] == list(range(len(record.steps)))
+    worker.join()
+    assert ran[0].outcome == "done"
+    kinds = [k for k, _ in seen]
+    completed = kinds.index("episode", 2)  # queued, running, then completed
+    assert [seen[1][1]["status"], seen[completed][1]["status"]] == ["running", "completed"]
+    assert kinds[2:completed].count("step") > 1  # steps arrived while it ran
+    steps = [d for k, d in seen if k == "step"]
+    assert [s["index"] for s in steps] == list(range(len(ran[0].record.steps)))
+    assert steps == seen[-1][1]["steps"] and kinds[-1] == "end"
+
+
+def test_redis_errors_while_publishing_leave_the_episode_done(api):
+    api.client.app.state.settings.stream_poll_s = 0.02
+    run = api.call("POST", "/v1/runs", json=RUN).json()
+    episode_id = run["episode"]["id"]
+    away = LiveSteps(live_client("redis://127.0.0.1:1"), episode_id)  # nothing on port 1
+    ran = run_stored_episode(api.sessions, episode_id, worker="test", on_step=away)
+    assert ran.outcome == "done" and not away.on
+    seen = events(api.call("GET", f"/v1/episodes/{episode_id}/events").text)
+    assert [d for k, d in seen if k == "step"] == seen[-1][1]["steps"]
+    assert seen[-1][1]["status"] == "completed" and seen[-1][1]["steps_count"] > 1
 
 
 def test_step_images_replay_the_episode_to_its_stored_layout(api):

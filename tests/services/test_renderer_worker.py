@@ -18,7 +18,9 @@ from sqlalchemy.engine import make_url
 from stack_support import Stack
 from tcp_proxy import TcpProxy
 
-from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+from designrl.rollout.episode import run_episode_spec
+from designrl.rollout.live import live_key, read_live_steps
+from designrl.rollout.stored import stored_spec
 from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.jobs import EpisodePlan, create_job, list_episodes, mark_enqueued
 from designrl.store.models import Episode, Step
@@ -70,14 +72,20 @@ def test_two_workers_run_a_job_exactly_as_the_embedded_path(stack):
         assert len(episodes) == 8 and all(e.status == "completed" for e in episodes)
         assert all(e.attempts == 1 and e.outcome == "ok" for e in episodes)
         for e in episodes:
-            embedded = run_episode_spec(EpisodeSpec(family="layout", task_id=e.task_id,
-                                                    policy=e.policy, seed=e.seed,
-                                                    profile="default"))
+            embedded = run_episode_spec(stored_spec(e))  # grouped: each its sampling seed
             assert (e.final_score, e.instruction_score, e.total_reward, e.steps_count) == (
                 embedded.final_score, embedded.instruction_score, embedded.total_reward,
                 len(embedded.steps))
         assert len({e.worker.split(":")[1] for e in episodes}) >= 1
-    entries = Redis.from_url(stack.redis_url).xrange(stack.stream)
+        # each step was published live as it was taken, as the record stores it
+        redis = Redis.from_url(stack.redis_url)
+        for e in episodes:
+            stored = [{"index": s.index, "action": s.action, "valid": s.valid,
+                       "reward": s.reward, "score": s.score, "error": s.error, "info": s.info}
+                      for s in e.steps]
+            assert read_live_steps(redis, e.id) == stored
+            redis.delete(live_key(e.id))
+    entries = redis.xrange(stack.stream)
     groups = [json.loads(fields[b"group"]) for _, fields in entries]
     assert len(groups) == 4 and all(len(g["samples"]) == 2 for g in groups)
     assert all(s["reward"] is not None and s["outcome"] == "ok"

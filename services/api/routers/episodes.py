@@ -3,17 +3,18 @@ images before, after and at every step."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
-from designrl.store.models import ApiKey, Episode
+from designrl.store.models import FINISHED, ApiKey, Episode
 from services.api.deps import KeyDep, SessionDep, visible_job
 from services.api.frames import NoImage, episode_svg
 from services.api.schemas import EpisodeDetail
-from services.api.streams import episode_events
+from services.api.streams import episode_events, live_steps
 from services.api.views import episode_detail
 
 router = APIRouter(prefix="/v1", tags=["episodes"])
@@ -56,14 +57,20 @@ def get_episode_image(episode_id: str, which: Literal["before", "after"], sessio
 
 @router.get("/episodes/{episode_id}/steps/{index}.svg", response_class=Response,
             responses=SVG)
-def get_step_image(episode_id: str, index: int, session: SessionDep, key: KeyDep) -> Response:
-    """The layout after step ``index`` (from 0), drawn as SVG."""
-    return _svg(visible_episode(session, key, episode_id), index)
+def get_step_image(episode_id: str, index: int, request: Request, session: SessionDep,
+                   key: KeyDep) -> Response:
+    """The layout after step ``index`` (from 0), drawn as SVG; while the episode runs,
+    after a step it has taken so far."""
+    episode = visible_episode(session, key, episode_id)
+    live = ([] if episode.status in FINISHED else  # its actions are not stored yet
+            [s.action for s in live_steps(request.app.state.redis, episode_id, -1)])
+    return _svg(episode, index, live)
 
 
-def _svg(episode: Episode, which: Literal["before", "after"] | int) -> Response:
+def _svg(episode: Episode, which: Literal["before", "after"] | int,
+         live: Sequence[dict | None] = ()) -> Response:
     try:
-        svg = episode_svg(episode, which)
+        svg = episode_svg(episode, which, live)
     except NoImage as exc:
         raise HTTPException(status.HTTP_404_NOT_FOUND, str(exc)) from None
     return Response(svg, media_type="image/svg+xml",
