@@ -62,7 +62,8 @@ def _latest_version() -> int | None:
 
 
 INFERENCE = (InferenceServer(settings.inference_url, settings.inference_base_model,
-                             settings.inference_api_key) if settings.inference_url else None)
+                             settings.inference_api_key, settings.inference_prompt_style)
+             if settings.inference_url else None)
 
 
 @app.task(name=RUN_EPISODE, bind=True, autoretry_for=(OperationalError, RedisError),
