@@ -1,15 +1,16 @@
 """SFT of the tiny model on the layout expert: valid actions on held-out seeds, base vs SFT.
 
     python bench/sft_layout.py [--out out/sft-layout] [--train-seeds 0-29]
-                               [--eval-seeds 1000000-1000001] [--step-limit 8]
+                               [--eval-seeds 1000000-1000009] [--step-limit 8]
+                               [--layers 2] [--seed 0]
                                [--prompt-style state] [--recovery 0.3] [--json]
 
 Builds the tiny model from scratch (``build_tiny_model``, random weights), writes
 the expert's chat data on train seeds of the six generated families (worker
 processes, one (task, seed) episode each; ``--recovery``: the share of steps
-followed by a rejected mistake and the expert's answer to it), fine-tunes it with ``train_sft`` and
-``SFTSettings``' defaults, then plays every family × held-out test seed greedily
-with the base and the SFT model (``evaluate_layout``: the env says whether each
+followed by a rejected mistake and the expert's answer to it), fine-tunes it with
+``train_sft`` and ``SFTSettings``' defaults, then plays every family × held-out
+test seed greedily with the base and the SFT model (``evaluate_layout``: the env says whether each
 step's action was valid). Prints base and SFT valid-JSON rate, valid-action rate,
 mean final score, mean return and the SFT / base ratio, with each phase's wall
 time. The SFT model stays at ``--out/model`` (a GRPO run can start from it).
@@ -49,7 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("out/sft-layout"))
     parser.add_argument("--train-seeds", type=_ints, default=list(range(30)))
-    parser.add_argument("--eval-seeds", type=_ints, default=[1_000_000, 1_000_001])
+    parser.add_argument("--eval-seeds", type=_ints, default=list(range(1_000_000, 1_000_010)))
+    parser.add_argument("--layers", type=int, default=2, help="the tiny model's depth")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the tiny model's initial weights and the data order")
     parser.add_argument("--step-limit", type=int, default=8, help="steps per eval episode")
     parser.add_argument("--workers", type=int, default=2, help="processes writing the data")
     parser.add_argument("--prompt-style", choices=("state", "compact"), default="state")
@@ -68,11 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.models.tiny import build_tiny_model
 
-    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate}
+    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate, "seed": args.seed}
     settings = SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
     seconds: dict[str, float] = {}
     started = time.perf_counter()
-    base = build_tiny_model(args.out / "base", seed=0)
+    base = build_tiny_model(args.out / "base", seed=args.seed, layers=args.layers)
     seconds["build"] = time.perf_counter() - started
     mark = time.perf_counter()
     examples = write_expert_data(args.out / "sft.jsonl", args.train_seeds, args.workers,
@@ -91,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     seconds["total"] = time.perf_counter() - started
     loss = losses(model)
     sft = results["sft"]
-    report = {"examples": examples, "train_seeds": len(args.train_seeds),
+    report = {"examples": examples, "train_seeds": len(args.train_seeds), "layers": args.layers,
               "recovery": args.recovery, "prompt_style": args.prompt_style,
               "eval_episodes": sft["episodes"], "eval_steps": sft["steps"],
               "settings": settings.model_dump(), "loss_first": loss[0], "loss_last": loss[-1],
@@ -104,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
         return 0
     console = Console(width=None if sys.stdout.isatty() else 160)
-    table = Table(title=f"tiny model, SFT on the expert: {examples} examples "
+    table = Table(title=f"tiny model ({args.layers} layers), SFT on the expert: {examples} examples "
                         f"({len(args.train_seeds)} seeds × 6 families), eval "
                         f"{sft['episodes']} held-out episodes × ≤{args.step_limit} steps, greedy")
     for col in ("metric", "base", "SFT", "SFT / base"):

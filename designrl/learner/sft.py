@@ -32,7 +32,7 @@ class SFTSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    epochs: float = Field(2.0, gt=0, description="passes over the data")
+    epochs: float = Field(5.0, gt=0, description="passes over the data")
     learning_rate: float = Field(5e-3, gt=0, description="peak learning rate (AdamW)")
     batch_size: int = Field(8, ge=1, description="examples per optimizer step")
     max_length: int = Field(1024, ge=16, description=(
