@@ -137,7 +137,23 @@ def finish_episode(session: Session, episode_id: str, record: EpisodeRecord | No
     return Finished(True, group_done, job_done)
 
 
+def storable(value: Any) -> Any:
+    """``value`` with every string fit for Postgres: a model's output may hold NUL
+    characters or lone surrogates, which text and JSONB columns refuse; each becomes a
+    replacement character, so the episode is recorded instead of failing to write."""
+    if isinstance(value, str):
+        if value.isascii() and "\x00" not in value:
+            return value
+        return value.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [storable(v) for v in value]
+    return value
+
+
 def _write_record(session: Session, episode: Episode, record: EpisodeRecord) -> None:
+    record = EpisodeRecord.model_validate(storable(record.model_dump()))
     session.execute(delete(Step).where(Step.episode_id == episode.id))
     session.execute(delete(RewardComponent).where(RewardComponent.episode_id == episode.id))
     for name in ("outcome", "start_score", "final_score", "instruction_score", "total_reward",

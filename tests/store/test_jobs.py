@@ -102,6 +102,27 @@ def test_finishing_is_idempotent_and_exact(sessions):
             finish_episode(session, "nope", record())
 
 
+def test_a_model_s_nul_characters_and_lone_surrogates_are_recorded_not_fatal(sessions):
+    """Postgres refuses NUL in text and JSONB, and UTF-8 refuses lone surrogates; a model
+    can write both (a sampled completion did, through vLLM)."""
+    hostile = "ild\x00\ud800end"
+    bad = EpisodeRecord(start_score=0.5, final_score=0.5, total_reward=-0.05,
+                        steps=[StepRecord(action={"raw": hostile}, valid=False,
+                                          error=f"not JSON: {hostile}", reward=-0.05)],
+                        summary={"policy_stats": {"turns": [{"completion": hostile}]},
+                                 hostile: [hostile]})
+    with sessions() as session:
+        job = create_job(session, kind="benchmark", spec={}, plans=plans(1))
+        episode_id = list_episodes(session, job.id)[0].id
+        assert finish_episode(session, episode_id, bad).written
+    with sessions() as session:
+        step = session.scalars(select(Step).where(Step.episode_id == episode_id)).one()
+        assert step.action["raw"] == step.error[len("not JSON: "):] == "ild\ufffd?end"
+        summary = session.get(Episode, episode_id).summary
+        assert summary["policy_stats"]["turns"][0]["completion"] == "ild\ufffd?end"
+        assert summary["ild\ufffd?end"] == ["ild\ufffd?end"]
+
+
 def test_job_and_groups_close_with_their_last_episode(sessions):
     with sessions() as session:
         job = create_job(session, kind="rollout", spec={}, plans=plans(4, group_size=2))
