@@ -11,10 +11,11 @@ evaluation never sees them.
 Recovery examples (``recovery`` > 0): after that share of steps' examples the
 episode takes a mistaken action, the expert's own made invalid the way an
 undertrained model errs (an element of another layout, one element named twice,
-a field the action lacks, a missing field); the env rejects it, and one more example follows: the next
-prompt, which carries the env's error, with the expert's answer. An expert never errs, so without
-these a model that errs once sees a prompt unlike any it trained on and, greedy,
-tends to repeat the mistake for the rest of the episode.
+a field the action lacks, a missing field); the env rejects it, and one more
+example follows: the next prompt, which carries the env's error, with the
+expert's answer. An expert never errs, so without these a model that errs once
+sees a prompt unlike any it trained on and, greedy, tends to repeat the mistake
+for the rest of the episode.
 """
 
 from __future__ import annotations

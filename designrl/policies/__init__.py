@@ -1,10 +1,10 @@
 """Policies: heuristic layout policies, and language models through an inference backend.
 
 ``make_layout_policy("llm:PATH")`` is a language model loaded in process from the
-checkpoint directory PATH (compact prompt). ``vllm:MODEL`` is the model MODEL on an
-OpenAI-compatible inference server (vLLM in the stack); ``vllm:latest`` is the newest
-policy version the learner published (``policy-vN``; the served base model before
-the first). Both are greedy unless given a temperature.
+checkpoint directory PATH, asked in the prompt style it was trained on. ``vllm:MODEL``
+is the model MODEL on an OpenAI-compatible inference server (vLLM in the stack);
+``vllm:latest`` is the newest policy version the learner published (``policy-vN``;
+the served base model before the first). Both are greedy unless given a temperature.
 """
 
 from __future__ import annotations
