@@ -13,12 +13,16 @@ from playwright.async_api import Route, WebSocketRoute
 
 from designrl.render import RenderResult
 from designrl.render.sandbox import is_our_host
+from designrl.render.slot import CLOSE_TIMEOUT_S, RESET_TIMEOUT_S
 
 pytestmark = pytest.mark.integration
 
 POOL_TIMEOUT_S = 4.0  # the per-job limit of this module's pool
 WAITS_OUT = POOL_TIMEOUT_S + 4  # cases that run into the limit, plus cleanup
 WITHIN = POOL_TIMEOUT_S + 2  # cases that must end without waiting the limit out (slow CI slack)
+# A browser too busy to answer: entering the next document may fail and its context be
+# replaced before the job's own limit, and the hung context's close is waited out after it.
+HANGS_BROWSER = RESET_TIMEOUT_S + CLOSE_TIMEOUT_S + POOL_TIMEOUT_S + CLOSE_TIMEOUT_S + 6
 
 NORMAL = "<h2 style='color:#222'>normal page</h2>"
 
@@ -88,7 +92,7 @@ CASES = {
     # one loads the browser process, which may stop answering: the browser is then killed.
     "hash_flood": Case(
         "<p>x</p><script>for (let i = 0; i < 100000; i++) location.hash = '#' + i</script>",
-        lambda r: r.ok or r.timed_out, WAITS_OUT + 6),
+        lambda r: r.ok or r.timed_out, HANGS_BROWSER),
     "worker_fetch": Case(
         "<p>x</p><script>new Worker(URL.createObjectURL(new Blob(["
         "'fetch(\"http://evil.example/w\").catch(() => {})'])))</script>",
