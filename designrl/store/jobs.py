@@ -139,8 +139,8 @@ def finish_episode(session: Session, episode_id: str, record: EpisodeRecord | No
 
 def storable(value: Any) -> Any:
     """``value`` with every string fit for Postgres: a model's output may hold NUL
-    characters or lone surrogates, which text and JSONB columns refuse; each becomes a
-    replacement character, so the episode is recorded instead of failing to write."""
+    characters or lone surrogates, which text and JSONB columns refuse; a NUL becomes
+    U+FFFD and a lone surrogate ``?``, so the episode is recorded instead of failing."""
     if isinstance(value, str):
         if value.isascii() and "\x00" not in value:
             return value
@@ -153,17 +153,17 @@ def storable(value: Any) -> Any:
 
 
 def _write_record(session: Session, episode: Episode, record: EpisodeRecord) -> None:
-    record = EpisodeRecord.model_validate(storable(record.model_dump()))
+    fields = storable(record.model_dump())  # one dump, cleaned once, written as is
     session.execute(delete(Step).where(Step.episode_id == episode.id))
     session.execute(delete(RewardComponent).where(RewardComponent.episode_id == episode.id))
     for name in ("outcome", "start_score", "final_score", "instruction_score", "total_reward",
                  "valid_action_rate", "seconds", "summary", "error"):
-        setattr(episode, name, getattr(record, name))
-    episode.steps_count = len(record.steps)
-    session.add_all(Step(episode_id=episode.id, index=i, **step.model_dump())
-                    for i, step in enumerate(record.steps))
+        setattr(episode, name, fields[name])
+    episode.steps_count = len(fields["steps"])
+    session.add_all(Step(episode_id=episode.id, index=i, **step)
+                    for i, step in enumerate(fields["steps"]))
     session.add_all(RewardComponent(episode_id=episode.id, name=name, value=value)
-                    for name, value in record.rewards.items())
+                    for name, value in fields["rewards"].items())
 
 
 def _lock_job_of(session: Session, episode_id: str) -> Job | None:
