@@ -95,8 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     sft = sub.add_parser(
         "sft", help="fine-tune a model on the layout expert's answers; evaluate base vs SFT",
         description="Write the expert's chat data (unless --data), fine-tune with TRL's "
-                    "SFTTrainer (assistant-only loss), then play held-out test seeds greedily "
-                    "with the base and the trained model and print both.")
+                    "SFTTrainer (assistant-only loss), run DAgger rounds (the expert answers "
+                    "the model's own rejected steps on unseen train seeds; the model trains "
+                    "on those too) and keep the model rejected least on its unseen seeds, then "
+                    "play held-out test seeds greedily with the base and the kept model and "
+                    "print both. Round N's model is OUT/dagger-N.")
     sft.add_argument("--model", required=True, help="the base model's directory")
     sft.add_argument("--out", type=Path, required=True,
                      help="where the trained model goes (sft.jsonl too when written here)")
@@ -112,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--recovery", type=float, default=0.3,
                      help="share of expert steps followed by a rejected mistake and the "
                           "expert's answer to it, so the model learns to recover (0: none)")
+    sft.add_argument("--dagger-rounds", type=int, default=3,
+                     help="DAgger rounds after SFT (0: none; default: 3)")
+    sft.add_argument("--dagger-seeds", type=int, default=20,
+                     help="unseen train seeds per DAgger round, after the train seeds; one "
+                          "more block validates the last round (default: 20)")
     sft.add_argument("--epochs", type=float, default=None)
     sft.add_argument("--learning-rate", type=float, default=None)
     sft.add_argument("--batch-size", type=int, default=None)
@@ -334,12 +342,14 @@ def cmd_model(args: argparse.Namespace) -> int:
 
 
 def cmd_sft(args: argparse.Namespace) -> int:
+    import contextlib
     import time
 
     from rich.console import Console
     from rich.table import Table
 
     from designrl.inference.transformers_backend import TransformersBackend
+    from designrl.learner.dagger import best_model, dagger_rounds, round_settings, seed_blocks
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
@@ -357,33 +367,52 @@ def cmd_sft(args: argparse.Namespace) -> int:
             raise ValueError(f"unknown task {unknown[0]!r}; known: {', '.join(GENERATED_TASK_IDS)}")
         if any(seed < 1_000_000 for seed in eval_seeds):
             raise ValueError("--eval-seeds must be test seeds (>= 1000000)")
+        if args.dagger_rounds < 0 or args.dagger_seeds < 1:
+            raise ValueError("--dagger-rounds must be >= 0 and --dagger-seeds >= 1")
+        train_seeds = args.train_seeds or range(30)
+        blocks = seed_blocks(train_seeds, args.dagger_rounds, args.dagger_seeds)
         console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
         started = time.perf_counter()
         data = args.data
         if data is None:
             data = args.out / "sft.jsonl"
-            count = write_jsonl(expert_examples(tasks, args.train_seeds or range(30),
+            count = write_jsonl(expert_examples(tasks, train_seeds,
                                                 style=args.prompt_style,
                                                 recovery=args.recovery), data)
             console.print(f"expert data: {count} examples in {data}")
     except ValueError as exc:  # pydantic's ValidationError is one
         print(f"designrl sft: {exc}", file=sys.stderr)
         return 2
-    out = train_sft(args.model, data, args.out, settings)
-    loss = losses(out)
-    results = {}
-    for name, path in (("base", args.model), ("sft", out)):
-        results[name] = evaluate_layout(TransformersBackend(str(path)), tasks, eval_seeds,
-                                        step_limit=args.step_limit,
-                                        prompt_style=prompt_style_of(out))  # both, as trained
+    # the trainer prints its log lines; with --json, stdout carries the report alone
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        sft_model = train_sft(args.model, data, args.out, settings)
+        loss = losses(sft_model)
+        style = prompt_style_of(sft_model)
+        played = []
+        for run in dagger_rounds(sft_model, data, args.out, blocks, task_ids=tasks,
+                                 style=style, settings=round_settings(settings.seed),
+                                 step_limit=args.step_limit):
+            played.append(run)
+            console.print(f"{run.model}: {run.rejected_rate:.1%} of {run.steps} steps rejected "
+                          f"on unseen train seeds")
+        out = best_model(played).model if played else sft_model
+        results = {}
+        for name, path in (("base", args.model), ("sft", out)):
+            results[name] = evaluate_layout(TransformersBackend(str(path)), tasks, eval_seeds,
+                                            step_limit=args.step_limit,
+                                            prompt_style=style)  # both, as trained
     seconds = time.perf_counter() - started
     if args.json:
         print(json.dumps({"model": str(out), "settings": settings.model_dump(),
                           "first_loss": loss[0] if loss else None,
-                          "last_loss": loss[-1] if loss else None, "seconds": seconds,
+                          "last_loss": loss[-1] if loss else None,
+                          "validation_rejected_rate": {str(p.model): p.rejected_rate
+                                                       for p in played},
+                          "seconds": seconds,
                           **results}, indent=1))
         return 0
-    table = Table(title=f"held-out layout episodes, base vs SFT "
+    rounds = f" + {len(played) - 1} DAgger rounds" if played else ""
+    table = Table(title=f"held-out layout episodes, base vs SFT{rounds} "
                         f"({results['sft']['episodes']} episodes, greedy)")
     for col in ("model", "JSON ok", "valid act.", "final score", "return", "Φ gain"):
         table.add_column(col, justify="left" if col == "model" else "right")
@@ -431,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     handlers = {"bench": cmd_bench, "db": cmd_db, "api-key": cmd_api_key, "stack": cmd_stack,
-                "model": cmd_model, "inference": cmd_inference, "train": cmd_train}
+                "model": cmd_model, "inference": cmd_inference, "sft": cmd_sft,
+                "train": cmd_train}
     return handlers[args.command](args)
 
 

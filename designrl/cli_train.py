@@ -4,6 +4,7 @@ seeds, with curves as a PNG. Heavy imports happen inside the command."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -77,13 +78,14 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     summary: dict = {"settings": {"grpo": grpo.model_dump(), "rollouts": rollouts.model_dump(
         exclude={"train_seeds"})}}
-    try:
-        if args.eval_seeds:
-            summary["before"] = evaluate(args.model)
-        stats = train_embedded(args.model, args.out, rollouts, grpo, log=show)
-        summary["train"] = stats
-        if args.eval_seeds:
-            summary["after"] = evaluate(stats["model_dir"])
+    try:  # the trainer prints its log lines; with --json, stdout carries the summary alone
+        with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+            if args.eval_seeds:
+                summary["before"] = evaluate(args.model)
+            stats = train_embedded(args.model, args.out, rollouts, grpo, log=show)
+            summary["train"] = stats
+            if args.eval_seeds:
+                summary["after"] = evaluate(stats["model_dir"])
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -82,4 +82,3 @@ def test_every_mistake_is_rejected_by_the_env(seed):
         assert wrong != action
         assert env.step(wrong).last_action_error
         obs = env.step(action)
-

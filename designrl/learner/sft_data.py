@@ -39,8 +39,7 @@ def expert_examples(task_ids: Sequence[str] = GENERATED_TASK_IDS, seeds: Sequenc
     ``recovery``, that share of steps follows a rejected mistake (see the module)."""
     from designrl.policies import make_layout_policy
 
-    if any(seed >= TEST_SEED_START for seed in seeds):
-        raise ValueError(f"SFT seeds must be below the test seeds ({TEST_SEED_START})")
+    check_train_seeds(seeds)
     if not 0.0 <= recovery < 1.0:
         raise ValueError("recovery is a share of steps in [0, 1)")
     for task_id in task_ids:
@@ -53,18 +52,25 @@ def expert_examples(task_ids: Sequence[str] = GENERATED_TASK_IDS, seeds: Sequenc
                 if obs.done:
                     break
                 action = expert.act(env, obs)
-                yield _example(obs, action, style, task_id, seed)
+                yield example(obs, action, style, task_id, seed)
                 if recovery and rng.random() < recovery:
                     obs = env.step(mistake(action, [e.id for e in obs.elements], rng))
                     if obs.done:
                         break
                     if obs.last_action_error is None:  # accepted after all: a new state
                         action = expert.act(env, obs)
-                    yield _example(obs, action, style, task_id, seed)
+                    yield example(obs, action, style, task_id, seed)
                 obs = env.step(action)
 
 
-def _example(obs, action: dict[str, Any], style: PromptStyle, task_id: str, seed: int) -> dict:
+def check_train_seeds(seeds: Sequence[int]) -> None:
+    """Refuse test seeds: held-out evaluation must never see what a model trained on."""
+    if any(seed >= TEST_SEED_START for seed in seeds):
+        raise ValueError(f"SFT seeds must be below the test seeds ({TEST_SEED_START})")
+
+
+def example(obs, action: dict[str, Any], style: PromptStyle, task_id: str, seed: int) -> dict:
+    """One chat example: the prompt of ``obs`` in ``style`` and ``action`` as compact JSON."""
     answer = json.dumps(action, separators=(",", ":"))
     return {"messages": [*layout_messages(obs, style), {"role": "assistant", "content": answer}],
             "task_id": task_id, "seed": seed, "step": obs.step_count, "style": style}

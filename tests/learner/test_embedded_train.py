@@ -50,7 +50,7 @@ def test_cli_train_writes_curves_and_summary(sft_tiny_model, tmp_path, capsys):
                  "--groups-per-step", "1", "--step-limit", "2", "--eval-seeds", "1000000",
                  "--json"])
     assert code == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    summary = json.loads(capsys.readouterr().out)  # stdout holds the summary alone
     assert summary["train"]["version"] == 1
     assert {"valid_action_rate", "mean_return"} <= set(summary["before"]) & set(summary["after"])
     assert (out / "curves.png").read_bytes()[:4] == b"\x89PNG"

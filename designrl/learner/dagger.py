@@ -1,0 +1,127 @@
+"""DAgger for layout SFT: the model's own rejected steps, answered by the expert.
+
+A model fine-tuned on the expert's episodes sees only states the expert visits, so
+its mistakes lead it where no example ever went, and greedy, it tends to repeat a
+mistake for the rest of the episode. DAgger (Ross et al., 2011) closes that gap:
+play the model, ask the expert what it should have done in the states the model
+reached, and train on those answers too.
+
+``dagger_examples`` plays the model greedily (``run_layout_batch``, as evaluation
+does) on train seeds, replays each episode in a fresh env (the env is
+deterministic: the same actions give the same states), and returns, for every
+step the env rejected, the chat example of that state with the expert's action.
+The prompt of a step after a rejection carries the env's error, so these are
+recovery examples made from the model's real mistakes rather than invented ones.
+
+``dagger_rounds`` plays the latest model on one block of train seeds after another
+(layouts it never trained on); after each block but the last, it adds the
+expert's answers to the data so far and trains the latest model one more pass
+over all of it (round ``n`` writes its data and model to ``out/dagger-n``). A
+small model's greedy choices sit close to ties, so a round can also break a whole
+family that worked before; the share of steps each model got rejected on its
+unseen block is a validation score, and, as DAgger prescribes, the result is the
+model that scored best (``best_model``), not simply the last.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from designrl.inference.types import Backend
+from designrl.learner.sft import SFTSettings, train_sft
+from designrl.learner.sft_data import check_train_seeds, example, write_jsonl
+from designrl.policies.llm.layout_prompt import PromptStyle
+from designrl.rollout.layout_batch import run_layout_batch
+from designrl.tasks.layout.env import LayoutEnv
+
+
+@dataclass(frozen=True)
+class Played:
+    """One model played greedily on one block of unseen train seeds."""
+
+    model: Path
+    steps: int
+    examples: list[dict]  # one per rejected step: the expert's answer to that state
+
+    @property
+    def rejected_rate(self) -> float:
+        return len(self.examples) / max(1, self.steps)
+
+
+def dagger_examples(backend: Backend, task_ids: Sequence[str], seeds: Sequence[int], *,
+                    style: PromptStyle, step_limit: int = 8) -> tuple[list[dict], int]:
+    """The expert's answers to every state where the model's greedy action was rejected,
+    and how many steps the model played."""
+    from designrl.policies import make_layout_policy
+
+    check_train_seeds(seeds)
+    pairs = [(task_id, seed) for task_id in task_ids for seed in seeds]
+    records = run_layout_batch(backend, pairs, temperature=0.0, prompt_style=style,
+                               step_limit=step_limit)
+    examples = []
+    for record in records:
+        task_id, seed = record["task_id"], record["seed"]
+        if all(step["error"] is None for step in record["actions"]):
+            continue
+        env = LayoutEnv(profile="default")
+        expert = make_layout_policy("expert", seed=seed)
+        obs = env.reset(task_id, seed=seed)
+        for step in record["actions"]:
+            if step["error"] is not None:
+                examples.append(example(obs, expert.act(env, obs), style, task_id, seed))
+            obs = env.step(step["action"])
+            if obs.last_action_error != step["error"]:
+                raise RuntimeError(f"replaying {task_id} seed {seed} diverged from the "
+                                   "model's episode: is the env still deterministic?")
+    return examples, sum(len(record["actions"]) for record in records)
+
+
+def seed_blocks(train_seeds: Sequence[int], rounds: int, per_round: int) -> list[range]:
+    """The blocks of unseen train seeds that ``rounds`` rounds play, after the SFT train
+    seeds: one per round and one more to validate the last round (none without rounds)."""
+    first = max(train_seeds) + 1
+    blocks = [range(first + n * per_round, first + (n + 1) * per_round)
+              for n in range(rounds + 1 if rounds else 0)]
+    check_train_seeds(blocks[-1] if blocks else ())
+    return blocks
+
+
+def round_settings(seed: int = 0) -> SFTSettings:
+    """A round's training: one pass at a fifth of SFT's peak rate, warmed up slowly (a
+    fresh optimizer's first steps are large), so the few new examples correct the
+    model without washing out what it learned."""
+    return SFTSettings(epochs=1.0, learning_rate=1e-3, warmup_ratio=0.2, seed=seed)
+
+
+def dagger_rounds(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
+                  seed_blocks: Sequence[Sequence[int]], *, task_ids: Sequence[str],
+                  style: PromptStyle, settings: SFTSettings | None = None,
+                  step_limit: int = 8) -> Iterator[Played]:
+    """Play the latest model on each block; train a new one after every block but the
+    last (``len(seed_blocks) - 1`` rounds). Yields each model as played."""
+    from designrl.inference.transformers_backend import TransformersBackend
+
+    settings = settings or round_settings()
+    model, data = Path(model_dir), Path(data_path)
+    for number, seeds in enumerate(seed_blocks):
+        added, steps = dagger_examples(TransformersBackend(str(model)), task_ids, seeds,
+                                       style=style, step_limit=step_limit)
+        yield Played(model, steps, added)
+        if number == len(seed_blocks) - 1:
+            return
+        rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
+        rows += added
+        random.Random(f"dagger {settings.seed} {number}").shuffle(rows)  # mixed in batches
+        out = Path(out_dir) / f"dagger-{number + 1}"
+        data = out / "sft.jsonl"
+        write_jsonl(rows, data)
+        model = train_sft(model, data, out, settings)
+
+
+def best_model(played: Sequence[Played]) -> Played:
+    """The model rejected least on its unseen block; the later one on a tie (more data)."""
+    return min(reversed(played), key=lambda p: p.rejected_rate)
