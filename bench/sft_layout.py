@@ -1,6 +1,7 @@
-"""SFT of the tiny model on the layout expert: valid actions on held-out seeds, base vs SFT.
+"""SFT of the tiny model on the layout expert, then DAgger: valid actions on held-out seeds.
 
     python bench/sft_layout.py [--out out/sft-layout] [--train-seeds 0-29]
+                               [--dagger-rounds 3] [--dagger-seeds 20]
                                [--eval-seeds 1000000-1000009] [--step-limit 8]
                                [--layers 2] [--seed 0]
                                [--prompt-style state] [--recovery 0.3] [--json]
@@ -9,11 +10,17 @@ Builds the tiny model from scratch (``build_tiny_model``, random weights), write
 the expert's chat data on train seeds of the six generated families (worker
 processes, one (task, seed) episode each; ``--recovery``: the share of steps
 followed by a rejected mistake and the expert's answer to it), fine-tunes it with
-``train_sft`` and ``SFTSettings``' defaults, then plays every family × held-out
-test seed greedily with the base and the SFT model (``evaluate_layout``: the env says whether each
-step's action was valid). Prints base and SFT valid-JSON rate, valid-action rate,
-mean final score, mean return and the SFT / base ratio, with each phase's wall
-time. The SFT model stays at ``--out/model`` (a GRPO run can start from it).
+``train_sft`` and ``SFTSettings``' defaults, then runs ``--dagger-rounds`` DAgger
+rounds (``dagger_rounds``: the latest model plays the next ``--dagger-seeds``
+unseen train seeds, the expert answers its rejected steps, and it trains one more
+pass with those answers added; one more block validates the last round's model)
+and keeps the model rejected least on its unseen block (``best_model``). Every
+stage (base, SFT, each round) also plays every family × held-out test seed
+greedily (``evaluate_layout``: the env says whether each step's action was valid),
+for the report only. Prints each stage's valid-JSON rate, valid-action rate, mean
+final score, mean return and validation rejected share, the chosen model's ratio
+to base, and each phase's wall time. The chosen model's path is printed (a GRPO
+run can start from it).
 Target: valid-action rate from about 0% to at least 95%, the whole run within
 15 minutes on 2 CPU cores.
 """
@@ -21,6 +28,7 @@ Target: valid-action rate from about 0% to at least 95%, the whole run within
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
@@ -50,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("out/sft-layout"))
     parser.add_argument("--train-seeds", type=_ints, default=list(range(30)))
+    parser.add_argument("--dagger-rounds", type=int, default=3)
+    parser.add_argument("--dagger-seeds", type=int, default=20,
+                        help="unseen train seeds per DAgger round (after --train-seeds)")
     parser.add_argument("--eval-seeds", type=_ints, default=list(range(1_000_000, 1_000_010)))
     parser.add_argument("--layers", type=int, default=2, help="the tiny model's depth")
     parser.add_argument("--seed", type=int, default=0,
@@ -68,37 +79,65 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     from designrl.inference.transformers_backend import TransformersBackend
+    from designrl.learner.dagger import best_model, dagger_rounds, round_settings, seed_blocks
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.models.tiny import build_tiny_model
 
     overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate, "seed": args.seed}
     settings = SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
+    blocks = seed_blocks(args.train_seeds, args.dagger_rounds, args.dagger_seeds)
     seconds: dict[str, float] = {}
-    started = time.perf_counter()
-    base = build_tiny_model(args.out / "base", seed=args.seed, layers=args.layers)
-    seconds["build"] = time.perf_counter() - started
-    mark = time.perf_counter()
-    examples = write_expert_data(args.out / "sft.jsonl", args.train_seeds, args.workers,
-                                 args.prompt_style, args.recovery)
-    seconds["data"] = time.perf_counter() - mark
-    mark = time.perf_counter()
-    model = train_sft(base, args.out / "sft.jsonl", args.out / "model", settings)
-    seconds["train"] = time.perf_counter() - mark
-    results = {}
-    for name, path in (("base", base), ("sft", model)):
+    results: dict[str, dict] = {}
+
+    def evaluate(stage: str, path: Path) -> None:
         mark = time.perf_counter()
-        results[name] = evaluate_layout(TransformersBackend(str(path)), GENERATED_TASK_IDS,
-                                        args.eval_seeds, step_limit=args.step_limit,
-                                        prompt_style=args.prompt_style)  # both, as trained
-        seconds[f"eval {name}"] = time.perf_counter() - mark
-    seconds["total"] = time.perf_counter() - started
-    loss = losses(model)
-    sft = results["sft"]
+        results[stage] = evaluate_layout(TransformersBackend(str(path)), GENERATED_TASK_IDS,
+                                         args.eval_seeds, step_limit=args.step_limit,
+                                         prompt_style=args.prompt_style)  # all, as trained
+        seconds[f"eval {stage}"] = time.perf_counter() - mark
+
+    # the trainer prints its log lines; with --json, stdout carries the report alone
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        started = time.perf_counter()
+        base = build_tiny_model(args.out / "base", seed=args.seed, layers=args.layers)
+        seconds["build"] = time.perf_counter() - started
+        evaluate("base", base)
+        mark = time.perf_counter()
+        examples = write_expert_data(args.out / "sft.jsonl", args.train_seeds, args.workers,
+                                     args.prompt_style, args.recovery)
+        seconds["data"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        model = train_sft(base, args.out / "sft.jsonl", args.out / "model", settings)
+        seconds["train"] = time.perf_counter() - mark
+        loss = losses(model)
+        evaluate("sft", model)
+        rounds = dagger_rounds(model, args.out / "sft.jsonl", args.out / "model", blocks,
+                               task_ids=GENERATED_TASK_IDS, style=args.prompt_style,
+                               settings=round_settings(args.seed), step_limit=args.step_limit)
+        stages = {}  # stage: Played (the model and its validation rollout)
+        mark = time.perf_counter()
+        for number, run in enumerate(rounds):  # round n: train on the last block, validate
+            stage = f"dagger {number}" if number else "sft"
+            seconds[stage if number else "sft validate"] = time.perf_counter() - mark
+            stages[stage] = run
+            if number:
+                evaluate(stage, run.model)
+            mark = time.perf_counter()
+        kept = best_model(list(stages.values())) if stages else None
+        chosen = next((stage for stage, run in stages.items() if run is kept), "sft")
+        model = kept.model if kept else model
+        seconds["total"] = time.perf_counter() - started
+    final = results[chosen]
     report = {"examples": examples, "train_seeds": len(args.train_seeds), "layers": args.layers,
               "recovery": args.recovery, "prompt_style": args.prompt_style,
-              "eval_episodes": sft["episodes"], "eval_steps": sft["steps"],
-              "settings": settings.model_dump(), "loss_first": loss[0], "loss_last": loss[-1],
+              "dagger_seed_blocks": [[b[0], b[-1]] for b in blocks],
+              "validation_rejected_rate": {stage: run.rejected_rate
+                                           for stage, run in stages.items()},
+              "dagger_examples": [len(run.examples) for run in list(stages.values())[:-1]],
+              "chosen": chosen, "eval_episodes": final["episodes"], "eval_steps": final["steps"],
+              "settings": settings.model_dump(), "loss_first": loss[0] if loss else None,
+              "loss_last": loss[-1] if loss else None,
               "seconds": seconds, "model": str(model),
               **{name: {k: v for k, v in r.items() if k != "rows"}
                  for name, r in results.items()},
@@ -108,24 +147,32 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
         return 0
     console = Console(width=None if sys.stdout.isatty() else 160)
-    table = Table(title=f"tiny model ({args.layers} layers), SFT on the expert: {examples} examples "
-                        f"({len(args.train_seeds)} seeds × 6 families), eval "
-                        f"{sft['episodes']} held-out episodes × ≤{args.step_limit} steps, greedy")
-    for col in ("metric", "base", "SFT", "SFT / base"):
-        table.add_column(col, justify="left" if col == "metric" else "right")
+    added = ", +".join(str(n) for n in report["dagger_examples"]) or "none"
+    table = Table(title=f"tiny model ({args.layers} layers): SFT on the expert ({examples} "
+                        f"examples, {len(args.train_seeds)} seeds × 6 families), then DAgger "
+                        f"(+{added} examples); eval {final['episodes']} held-out episodes × "
+                        f"≤{args.step_limit} steps, greedy; ✓ the model kept")
+    table.add_column("metric")
+    for stage in results:
+        table.add_column(stage + (" ✓" if stage == chosen else ""), justify="right")
+    table.add_column("kept / base", justify="right")
     for key, label in (("valid_json_rate", "valid JSON"), ("valid_action_rate", "valid action"),
                        ("mean_final_score", "mean final score"),
                        ("mean_return", "mean return"),
                        ("mean_potential_gain", "mean Φ gain")):
-        b, s = results["base"][key], results["sft"][key]
-        ratio = f"{s / b:.2f}×" if b else ("∞" if s else "-")
         fmt = "{:.1%}" if key.endswith("rate") else "{:+.3f}" if "gain" in key or "return" in key \
             else "{:.3f}"
-        table.add_row(label, fmt.format(b), fmt.format(s), ratio)
+        b, s = results["base"][key], final[key]
+        ratio = f"{s / b:.2f}×" if b else ("∞" if s else "-")
+        table.add_row(label, *(fmt.format(r[key]) for r in results.values()), ratio)
+    table.add_row("rejected, validation", "-", *(
+        f"{stages[stage].rejected_rate:.1%}" if stage in stages else "-"
+        for stage in list(results)[1:]), "")
     console.print(table)
-    console.print(f"train loss {loss[0]:.3f} -> {loss[-1]:.3f}; wall time: "
-                  + ", ".join(f"{k} {v:.0f} s" for k, v in seconds.items()))
-    console.print(f"SFT model: {model}")
+    if loss:
+        console.print(f"train loss {loss[0]:.3f} -> {loss[-1]:.3f}")
+    console.print("wall time: " + ", ".join(f"{k} {v:.0f} s" for k, v in seconds.items()))
+    console.print(f"kept model ({chosen}): {model}")
     return 0
 
 
