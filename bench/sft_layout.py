@@ -1,8 +1,8 @@
-"""SFT of the tiny model on the layout expert, then DAgger: valid actions on held-out seeds.
+"""SFT of the tiny model on the layout expert (DAgger optional): valid actions on held-out seeds.
 
     python bench/sft_layout.py [--out out/sft-layout] [--train-seeds 0-29]
-                               [--dagger-rounds 3] [--dagger-seeds 20]
-                               [--eval-seeds 1000000-1000009] [--step-limit 8]
+                               [--dagger-rounds 0] [--dagger-seeds 20]
+                               [--eval-seeds 1000000-1000029] [--step-limit 8]
                                [--layers 2] [--seed 0]
                                [--prompt-style state] [--recovery 0.3] [--json]
 
@@ -10,12 +10,13 @@ Builds the tiny model from scratch (``build_tiny_model``, random weights), write
 the expert's chat data on train seeds of the six generated families (worker
 processes, one (task, seed) episode each; ``--recovery``: the share of steps
 followed by a rejected mistake and the expert's answer to it), fine-tunes it with
-``train_sft`` and ``SFTSettings``' defaults, then runs ``--dagger-rounds`` DAgger
-rounds (``dagger_rounds``: the latest model plays the next ``--dagger-seeds``
-unseen train seeds, the expert answers its rejected steps, and it trains one more
-pass with those answers added; one more block validates the last round's model)
-and keeps the model rejected least on its unseen block (``best_model``). Every
-stage (base, SFT, each round) also plays every family × held-out test seed
+``train_sft`` and ``SFTSettings``' defaults. With ``--dagger-rounds N`` it then
+runs N DAgger rounds (``dagger_rounds``: the latest model plays the next
+``--dagger-seeds`` unseen train seeds, the expert answers its rejected steps, and
+it trains one more pass with those answers added), plays SFT's and every round's
+model on one more block of unseen train seeds, the same for each (``validate``),
+and keeps the model rejected least there (``best_model``). Every stage (base,
+SFT, each round) also plays every family × held-out test seed
 greedily (``evaluate_layout``: the env says whether each step's action was valid),
 for the report only. Prints each stage's valid-JSON rate, valid-action rate, mean
 final score, mean return and validation rejected share, the chosen model's ratio
@@ -58,10 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("out/sft-layout"))
     parser.add_argument("--train-seeds", type=_ints, default=list(range(30)))
-    parser.add_argument("--dagger-rounds", type=int, default=3)
+    parser.add_argument("--dagger-rounds", type=int, default=0,
+                        help="DAgger rounds after SFT (default: none)")
     parser.add_argument("--dagger-seeds", type=int, default=20,
                         help="unseen train seeds per DAgger round (after --train-seeds)")
-    parser.add_argument("--eval-seeds", type=_ints, default=list(range(1_000_000, 1_000_010)))
+    parser.add_argument("--eval-seeds", type=_ints, default=list(range(1_000_000, 1_000_030)),
+                        help="held-out test seeds per family (default: 30, 180 episodes)")
     parser.add_argument("--layers", type=int, default=2, help="the tiny model's depth")
     parser.add_argument("--seed", type=int, default=0,
                         help="the tiny model's initial weights and the data order")
@@ -72,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of steps followed by a rejected mistake (0: none)")
     parser.add_argument("--epochs", type=float, default=None, help="override SFTSettings")
     parser.add_argument("--learning-rate", type=float, default=None)
+    parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -79,12 +83,19 @@ def main(argv: list[str] | None = None) -> int:
     from rich.table import Table
 
     from designrl.inference.transformers_backend import TransformersBackend
-    from designrl.learner.dagger import best_model, dagger_rounds, round_settings, seed_blocks
+    from designrl.learner.dagger import (
+        best_model,
+        dagger_rounds,
+        round_settings,
+        seed_blocks,
+        validate,
+    )
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.models.tiny import build_tiny_model
 
-    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate, "seed": args.seed}
+    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate,
+                 "batch_size": args.batch_size, "seed": args.seed}
     settings = SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
     blocks = seed_blocks(args.train_seeds, args.dagger_rounds, args.dagger_seeds)
     seconds: dict[str, float] = {}
@@ -112,29 +123,36 @@ def main(argv: list[str] | None = None) -> int:
         seconds["train"] = time.perf_counter() - mark
         loss = losses(model)
         evaluate("sft", model)
-        rounds = dagger_rounds(model, args.out / "sft.jsonl", args.out / "model", blocks,
-                               task_ids=GENERATED_TASK_IDS, style=args.prompt_style,
-                               settings=round_settings(args.seed), step_limit=args.step_limit)
-        stages = {}  # stage: Played (the model and its validation rollout)
+        added: list[int] = []  # DAgger examples per round
         mark = time.perf_counter()
-        for number, run in enumerate(rounds):  # round n: train on the last block, validate
-            stage = f"dagger {number}" if number else "sft"
-            seconds[stage if number else "sft validate"] = time.perf_counter() - mark
-            stages[stage] = run
-            if number:
-                evaluate(stage, run.model)
+        candidates = {"sft": model}  # stage: model
+        for number, run in enumerate(dagger_rounds(
+                model, args.out / "sft.jsonl", args.out / "model", blocks[:-1],
+                task_ids=GENERATED_TASK_IDS, style=args.prompt_style,
+                settings=round_settings(args.seed), step_limit=args.step_limit), 1):
+            seconds[f"dagger {number}"] = time.perf_counter() - mark
+            added.append(len(run.played.examples))
+            candidates[f"dagger {number}"] = run.model
+            evaluate(f"dagger {number}", run.model)
             mark = time.perf_counter()
+        stages = {}  # stage: Played, each model on the same validation seeds
+        if blocks:
+            stages = {stage: validate(path, GENERATED_TASK_IDS, blocks[-1],
+                                      style=args.prompt_style, step_limit=args.step_limit)
+                      for stage, path in candidates.items()}
+            seconds["validate"] = time.perf_counter() - mark
         kept = best_model(list(stages.values())) if stages else None
         chosen = next((stage for stage, run in stages.items() if run is kept), "sft")
-        model = kept.model if kept else model
+        model = candidates[chosen]
         seconds["total"] = time.perf_counter() - started
     final = results[chosen]
     report = {"examples": examples, "train_seeds": len(args.train_seeds), "layers": args.layers,
               "recovery": args.recovery, "prompt_style": args.prompt_style,
-              "dagger_seed_blocks": [[b[0], b[-1]] for b in blocks],
+              "dagger_seed_blocks": [[b[0], b[-1]] for b in blocks[:-1]],
+              "validation_seeds": [blocks[-1][0], blocks[-1][-1]] if blocks else None,
               "validation_rejected_rate": {stage: run.rejected_rate
                                            for stage, run in stages.items()},
-              "dagger_examples": [len(run.examples) for run in list(stages.values())[:-1]],
+              "dagger_examples": added,
               "chosen": chosen, "eval_episodes": final["episodes"], "eval_steps": final["steps"],
               "settings": settings.model_dump(), "loss_first": loss[0] if loss else None,
               "loss_last": loss[-1] if loss else None,
@@ -147,10 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report, indent=1))
         return 0
     console = Console(width=None if sys.stdout.isatty() else 160)
-    added = ", +".join(str(n) for n in report["dagger_examples"]) or "none"
+    more = ", +".join(str(n) for n in report["dagger_examples"])
+    dagger = f", then DAgger (+{more} examples)" if more else ""
     table = Table(title=f"tiny model ({args.layers} layers): SFT on the expert ({examples} "
-                        f"examples, {len(args.train_seeds)} seeds × 6 families), then DAgger "
-                        f"(+{added} examples); eval {final['episodes']} held-out episodes × "
+                        f"examples, {len(args.train_seeds)} seeds × 6 families){dagger}; "
+                        f"eval {final['episodes']} held-out episodes × "
                         f"≤{args.step_limit} steps, greedy; ✓ the model kept")
     table.add_column("metric")
     for stage in results:

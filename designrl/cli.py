@@ -95,9 +95,10 @@ def build_parser() -> argparse.ArgumentParser:
     sft = sub.add_parser(
         "sft", help="fine-tune a model on the layout expert's answers; evaluate base vs SFT",
         description="Write the expert's chat data (unless --data), fine-tune with TRL's "
-                    "SFTTrainer (assistant-only loss), run DAgger rounds (the expert answers "
-                    "the model's own rejected steps on unseen train seeds; the model trains "
-                    "on those too) and keep the model rejected least on its unseen seeds, then "
+                    "SFTTrainer (assistant-only loss), optionally run DAgger rounds (the "
+                    "expert answers the model's own rejected steps on unseen train seeds; the "
+                    "model trains on those too) and keep the model rejected least on one more "
+                    "block of unseen seeds, the same for every model, then "
                     "play held-out test seeds greedily with the base and the kept model and "
                     "print both. Round N's model is OUT/dagger-N.")
     sft.add_argument("--model", required=True, help="the base model's directory")
@@ -115,11 +116,11 @@ def build_parser() -> argparse.ArgumentParser:
     sft.add_argument("--recovery", type=float, default=0.3,
                      help="share of expert steps followed by a rejected mistake and the "
                           "expert's answer to it, so the model learns to recover (0: none)")
-    sft.add_argument("--dagger-rounds", type=int, default=3,
-                     help="DAgger rounds after SFT (0: none; default: 3)")
+    sft.add_argument("--dagger-rounds", type=int, default=0,
+                     help="DAgger rounds after SFT (default: 0, none; see the README on why)")
     sft.add_argument("--dagger-seeds", type=int, default=20,
                      help="unseen train seeds per DAgger round, after the train seeds; one "
-                          "more block validates the last round (default: 20)")
+                          "more block validates every model (default: 20)")
     sft.add_argument("--epochs", type=float, default=None)
     sft.add_argument("--learning-rate", type=float, default=None)
     sft.add_argument("--batch-size", type=int, default=None)
@@ -349,7 +350,13 @@ def cmd_sft(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from designrl.inference.transformers_backend import TransformersBackend
-    from designrl.learner.dagger import best_model, dagger_rounds, round_settings, seed_blocks
+    from designrl.learner.dagger import (
+        best_model,
+        dagger_rounds,
+        round_settings,
+        seed_blocks,
+        validate,
+    )
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
@@ -388,13 +395,14 @@ def cmd_sft(args: argparse.Namespace) -> int:
         sft_model = train_sft(args.model, data, args.out, settings)
         loss = losses(sft_model)
         style = prompt_style_of(sft_model)
-        played = []
-        for run in dagger_rounds(sft_model, data, args.out, blocks, task_ids=tasks,
-                                 style=style, settings=round_settings(settings.seed),
-                                 step_limit=args.step_limit):
-            played.append(run)
+        rounds = list(dagger_rounds(sft_model, data, args.out, blocks[:-1], task_ids=tasks,
+                                    style=style, settings=round_settings(settings.seed),
+                                    step_limit=args.step_limit))
+        played = [validate(model, tasks, blocks[-1], style=style, step_limit=args.step_limit)
+                  for model in [sft_model, *(r.model for r in rounds)]] if blocks else []
+        for run in played:
             console.print(f"{run.model}: {run.rejected_rate:.1%} of {run.steps} steps rejected "
-                          f"on unseen train seeds")
+                          f"on the validation seeds")
         out = best_model(played).model if played else sft_model
         results = {}
         for name, path in (("base", args.model), ("sft", out)):
@@ -406,13 +414,16 @@ def cmd_sft(args: argparse.Namespace) -> int:
         print(json.dumps({"model": str(out), "settings": settings.model_dump(),
                           "first_loss": loss[0] if loss else None,
                           "last_loss": loss[-1] if loss else None,
+                          "dagger_examples": {str(r.model): len(r.played.examples)
+                                              for r in rounds},
+                          "validation_seeds": list(blocks[-1]) if blocks else [],
                           "validation_rejected_rate": {str(p.model): p.rejected_rate
                                                        for p in played},
                           "seconds": seconds,
                           **results}, indent=1))
         return 0
-    rounds = f" + {len(played) - 1} DAgger rounds" if played else ""
-    table = Table(title=f"held-out layout episodes, base vs SFT{rounds} "
+    added = f" + {len(rounds)} DAgger rounds" if rounds else ""
+    table = Table(title=f"held-out layout episodes, base vs SFT{added} "
                         f"({results['sft']['episodes']} episodes, greedy)")
     for col in ("model", "JSON ok", "valid act.", "final score", "return", "Φ gain"):
         table.add_column(col, justify="left" if col == "model" else "right")

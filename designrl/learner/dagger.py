@@ -14,13 +14,14 @@ The prompt of a step after a rejection carries the env's error, so these are
 recovery examples made from the model's real mistakes rather than invented ones.
 
 ``dagger_rounds`` plays the latest model on one block of train seeds after another
-(layouts it never trained on); after each block but the last, it adds the
-expert's answers to the data so far and trains the latest model one more pass
-over all of it (round ``n`` writes its data and model to ``out/dagger-n``). A
-small model's greedy choices sit close to ties, so a round can also break a whole
-family that worked before; the share of steps each model got rejected on its
-unseen block is a validation score, and, as DAgger prescribes, the result is the
-model that scored best (``best_model``), not simply the last.
+(layouts it never trained on); after each block it adds the expert's answers to
+the data so far and trains the latest model one more pass over all of it (round
+``n`` writes its data and model to ``out/dagger-n``). A small model's greedy
+choices sit close to ties, so a round can also break a whole family that worked
+before: as DAgger prescribes, the result is the best of the models, not simply the
+last. ``validate`` plays every candidate on one more block, the same layouts for
+each (so a harder block cannot make a model look worse), and ``best_model`` keeps
+the one rejected least.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from designrl.tasks.layout.env import LayoutEnv
 
 @dataclass(frozen=True)
 class Played:
-    """One model played greedily on one block of unseen train seeds."""
+    """One model played greedily on a block of unseen train seeds."""
 
     model: Path
     steps: int
@@ -81,8 +82,9 @@ def dagger_examples(backend: Backend, task_ids: Sequence[str], seeds: Sequence[i
 
 
 def seed_blocks(train_seeds: Sequence[int], rounds: int, per_round: int) -> list[range]:
-    """The blocks of unseen train seeds that ``rounds`` rounds play, after the SFT train
-    seeds: one per round and one more to validate the last round (none without rounds)."""
+    """The blocks of unseen train seeds after the SFT train seeds: one for each of
+    ``rounds`` rounds to play, then one on which every model is validated (none
+    without rounds)."""
     first = max(train_seeds) + 1
     blocks = [range(first + n * per_round, first + (n + 1) * per_round)
               for n in range(rounds + 1 if rounds else 0)]
@@ -97,31 +99,51 @@ def round_settings(seed: int = 0) -> SFTSettings:
     return SFTSettings(epochs=1.0, learning_rate=1e-3, warmup_ratio=0.2, seed=seed)
 
 
+@dataclass(frozen=True)
+class Round:
+    """One DAgger round: the previous model played on the round's block, and the model
+    trained with the expert's answers to its rejected steps added."""
+
+    played: Played
+    model: Path
+
+
 def dagger_rounds(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
                   seed_blocks: Sequence[Sequence[int]], *, task_ids: Sequence[str],
                   style: PromptStyle, settings: SFTSettings | None = None,
-                  step_limit: int = 8) -> Iterator[Played]:
-    """Play the latest model on each block; train a new one after every block but the
-    last (``len(seed_blocks) - 1`` rounds). Yields each model as played."""
+                  step_limit: int = 8) -> Iterator[Round]:
+    """One round per block: play the latest model on it, add the expert's answers to
+    its rejected steps to the data, and train the next model. Yields each round."""
     from designrl.inference.transformers_backend import TransformersBackend
 
     settings = settings or round_settings()
     model, data = Path(model_dir), Path(data_path)
-    for number, seeds in enumerate(seed_blocks):
+    for number, seeds in enumerate(seed_blocks, 1):
         added, steps = dagger_examples(TransformersBackend(str(model)), task_ids, seeds,
                                        style=style, step_limit=step_limit)
-        yield Played(model, steps, added)
-        if number == len(seed_blocks) - 1:
-            return
+        played = Played(model, steps, added)
         rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
         rows += added
         random.Random(f"dagger {settings.seed} {number}").shuffle(rows)  # mixed in batches
-        out = Path(out_dir) / f"dagger-{number + 1}"
+        out = Path(out_dir) / f"dagger-{number}"
         data = out / "sft.jsonl"
         write_jsonl(rows, data)
         model = train_sft(model, data, out, settings)
+        yield Round(played, model)
+
+
+def validate(model_dir: str | Path, task_ids: Sequence[str], seeds: Sequence[int], *,
+             style: PromptStyle, step_limit: int = 8) -> Played:
+    """The model played greedily on unseen train seeds: how many of its steps the env
+    rejected. Every candidate plays the same seeds, so their rates compare."""
+    from designrl.inference.transformers_backend import TransformersBackend
+
+    rejected, steps = dagger_examples(TransformersBackend(str(model_dir)), task_ids, seeds,
+                                      style=style, step_limit=step_limit)
+    return Played(Path(model_dir), steps, rejected)
 
 
 def best_model(played: Sequence[Played]) -> Played:
-    """The model rejected least on its unseen block; the later one on a tie (more data)."""
+    """The model rejected least on the validation seeds; the later one on a tie (it
+    trained on more data)."""
     return min(reversed(played), key=lambda p: p.rejected_rate)

@@ -3,6 +3,8 @@ more valid JSON and valid actions than the untrained one, and the saved model lo
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from designrl.learner.sft_data import expert_examples, write_jsonl
@@ -104,3 +106,21 @@ def test_the_model_remembers_the_prompt_it_was_trained_on(tiny_model, tmp_path):
         extra.write(json.dumps(next(expert_examples(TASKS, seeds=[2]))) + "\n")  # compact
     with pytest.raises(ValueError, match="mixes prompt styles"):
         data_prompt_style(data)
+
+
+@pytest.mark.slow
+def test_designrl_sft_trains_and_evaluates_without_dagger_by_default(tiny_model, tmp_path,
+                                                                      capsys):
+    from designrl.cli import main
+
+    out = tmp_path / "sft"
+    code = main(["sft", "--model", tiny_model, "--out", str(out), "--tasks", "gen-poster",
+                 "--train-seeds", "0-1", "--epochs", "1", "--eval-seeds", "1000000",
+                 "--step-limit", "2", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["model"] == str(out) and not (out / "dagger-1").exists()
+    assert report["dagger_examples"] == {} and report["validation_rejected_rate"] == {}
+    assert report["settings"]["batch_size"] == 16
+    assert report["base"]["valid_action_rate"] == 0.0  # the untrained model, played too
+    assert report["sft"]["episodes"] == 1 and 1 <= report["sft"]["steps"] <= 2
