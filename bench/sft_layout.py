@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 task_ids=GENERATED_TASK_IDS, style=args.prompt_style,
                 settings=round_settings(args.seed), step_limit=args.step_limit), 1):
             seconds[f"dagger {number}"] = time.perf_counter() - mark
-            added.append(len(run.played.examples))
+            added.append(len(run.examples))
             candidates[f"dagger {number}"] = run.model
             evaluate(f"dagger {number}", run.model)
             mark = time.perf_counter()

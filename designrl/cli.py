@@ -414,7 +414,7 @@ def cmd_sft(args: argparse.Namespace) -> int:
         print(json.dumps({"model": str(out), "settings": settings.model_dump(),
                           "first_loss": loss[0] if loss else None,
                           "last_loss": loss[-1] if loss else None,
-                          "dagger_examples": {str(r.model): len(r.played.examples)
+                          "dagger_examples": {str(r.model): len(r.examples)
                                               for r in rounds},
                           "validation_seeds": list(blocks[-1]) if blocks else [],
                           "validation_rejected_rate": {str(p.model): p.rejected_rate

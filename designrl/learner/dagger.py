@@ -46,11 +46,20 @@ class Played:
 
     model: Path
     steps: int
-    examples: list[dict]  # one per rejected step: the expert's answer to that state
+    rejected: int
 
     @property
     def rejected_rate(self) -> float:
-        return len(self.examples) / max(1, self.steps)
+        return self.rejected / max(1, self.steps)
+
+
+def _play_greedily(backend: Backend, task_ids: Sequence[str], seeds: Sequence[int], *,
+                   style: PromptStyle, step_limit: int) -> list[dict]:
+    """Every task × train seed played greedily, as evaluation plays test seeds."""
+    check_train_seeds(seeds)
+    pairs = [(task_id, seed) for task_id in task_ids for seed in seeds]
+    return run_layout_batch(backend, pairs, temperature=0.0, prompt_style=style,
+                            step_limit=step_limit)
 
 
 def dagger_examples(backend: Backend, task_ids: Sequence[str], seeds: Sequence[int], *,
@@ -59,10 +68,7 @@ def dagger_examples(backend: Backend, task_ids: Sequence[str], seeds: Sequence[i
     and how many steps the model played."""
     from designrl.policies import make_layout_policy
 
-    check_train_seeds(seeds)
-    pairs = [(task_id, seed) for task_id in task_ids for seed in seeds]
-    records = run_layout_batch(backend, pairs, temperature=0.0, prompt_style=style,
-                               step_limit=step_limit)
+    records = _play_greedily(backend, task_ids, seeds, style=style, step_limit=step_limit)
     examples = []
     for record in records:
         task_id, seed = record["task_id"], record["seed"]
@@ -105,6 +111,7 @@ class Round:
     trained with the expert's answers to its rejected steps added."""
 
     played: Played
+    examples: list[dict]  # one per rejected step: the expert's answer to that state
     model: Path
 
 
@@ -121,7 +128,7 @@ def dagger_rounds(model_dir: str | Path, data_path: str | Path, out_dir: str | P
     for number, seeds in enumerate(seed_blocks, 1):
         added, steps = dagger_examples(TransformersBackend(str(model)), task_ids, seeds,
                                        style=style, step_limit=step_limit)
-        played = Played(model, steps, added)
+        played = Played(model, steps, len(added))
         rows = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines()]
         rows += added
         random.Random(f"dagger {settings.seed} {number}").shuffle(rows)  # mixed in batches
@@ -129,7 +136,7 @@ def dagger_rounds(model_dir: str | Path, data_path: str | Path, out_dir: str | P
         data = out / "sft.jsonl"
         write_jsonl(rows, data)
         model = train_sft(model, data, out, settings)
-        yield Round(played, model)
+        yield Round(played, added, model)
 
 
 def validate(model_dir: str | Path, task_ids: Sequence[str], seeds: Sequence[int], *,
@@ -138,9 +145,11 @@ def validate(model_dir: str | Path, task_ids: Sequence[str], seeds: Sequence[int
     rejected. Every candidate plays the same seeds, so their rates compare."""
     from designrl.inference.transformers_backend import TransformersBackend
 
-    rejected, steps = dagger_examples(TransformersBackend(str(model_dir)), task_ids, seeds,
-                                      style=style, step_limit=step_limit)
-    return Played(Path(model_dir), steps, rejected)
+    records = _play_greedily(TransformersBackend(str(model_dir)), task_ids, seeds,
+                             style=style, step_limit=step_limit)
+    steps = [step for record in records for step in record["actions"]]
+    return Played(Path(model_dir), len(steps),
+                  sum(step["error"] is not None for step in steps))
 
 
 def best_model(played: Sequence[Played]) -> Played:

@@ -43,7 +43,7 @@ def test_the_model_rejected_least_on_the_validation_seeds_is_kept():
     from designrl.learner.dagger import Played, best_model
 
     def played(name: str, rejected: int) -> Played:
-        return Played(Path(name), steps=100, examples=[{}] * rejected)
+        return Played(Path(name), steps=100, rejected=rejected)
 
     sft, first, second = played("sft", 5), played("dagger-1", 3), played("dagger-2", 40)
     assert best_model([sft, first, second]) is first  # a round that broke a family is not
