@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-seeds", type=_ints, default=list(range(1_000_000, 1_000_030)),
                         help="held-out test seeds per family (default: 30, 180 episodes)")
     parser.add_argument("--layers", type=int, default=2, help="the tiny model's depth")
+    parser.add_argument("--hidden-size", type=int, default=128, help="the tiny model's width")
     parser.add_argument("--seed", type=int, default=0,
                         help="the tiny model's initial weights and the data order")
     parser.add_argument("--step-limit", type=int, default=8, help="steps per eval episode")
@@ -111,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     # the trainer prints its log lines; with --json, stdout carries the report alone
     with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
         started = time.perf_counter()
-        base = build_tiny_model(args.out / "base", seed=args.seed, layers=args.layers)
+        base = build_tiny_model(args.out / "base", seed=args.seed, layers=args.layers,
+                                hidden_size=args.hidden_size)
         seconds["build"] = time.perf_counter() - started
         evaluate("base", base)
         mark = time.perf_counter()
@@ -147,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         seconds["total"] = time.perf_counter() - started
     final = results[chosen]
     report = {"examples": examples, "train_seeds": len(args.train_seeds), "layers": args.layers,
+              "hidden_size": args.hidden_size,
               "recovery": args.recovery, "prompt_style": args.prompt_style,
               "dagger_seed_blocks": [[b[0], b[-1]] for b in blocks[:-1]],
               "validation_seeds": [blocks[-1][0], blocks[-1][-1]] if blocks else None,
@@ -167,8 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(width=None if sys.stdout.isatty() else 160)
     more = ", +".join(str(n) for n in report["dagger_examples"])
     dagger = f", then DAgger (+{more} examples)" if more else ""
-    table = Table(title=f"tiny model ({args.layers} layers): SFT on the expert ({examples} "
-                        f"examples, {len(args.train_seeds)} seeds × 6 families){dagger}; "
+    table = Table(title=f"tiny model ({args.layers} layers × {args.hidden_size}): SFT on the "
+                        f"expert ({examples} examples, {len(args.train_seeds)} seeds × 6 families){dagger}; "
                         f"eval {final['episodes']} held-out episodes × "
                         f"≤{args.step_limit} steps, greedy; ✓ the model kept")
     table.add_column("metric")

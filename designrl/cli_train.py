@@ -25,8 +25,8 @@ def add_train_parser(sub, csv, ints) -> None:
                        help="seeds groups are drawn from, e.g. 0-999 (default)")
     train.add_argument("--eval-seeds", type=ints, default=[],
                        help="held-out seeds to evaluate before and after, e.g. 1000000-1000004")
-    train.add_argument("--steps", type=int, default=30, help="updates (default: 30)")
-    train.add_argument("--group-size", type=int, default=8, help="episodes per group (8)")
+    train.add_argument("--steps", type=int, default=40, help="updates (default: 40)")
+    train.add_argument("--group-size", type=int, default=12, help="episodes per group (12)")
     train.add_argument("--groups-per-step", type=int, default=2, help="groups per update (2)")
     train.add_argument("--max-staleness", type=int, default=1, help="versions (default: 1)")
     train.add_argument("--step-limit", type=int, default=8, help="steps per episode (8)")

@@ -23,7 +23,8 @@ def chat_prompt_ids(tokenizer, conversation: list[dict[str, Any]]) -> list[int]:
 
 
 class TransformersBackend:
-    def __init__(self, model_path: str, *, device: str = "cpu", name: str | None = None):
+    def __init__(self, model_path: str, *, device: str | None = None, name: str | None = None):
+        """``device``: where the model runs; None takes the GPU when there is one."""
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -35,6 +36,7 @@ class TransformersBackend:
         self.tokenizer = AutoTokenizer.from_pretrained(model_path)
         self.tokenizer.padding_side = "left"
         self.model = AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
+        device = device or ("cuda" if torch.cuda.is_available() else "cpu")
         self.model.to(device).eval()
         self.device = device
         self.eos_id = self.tokenizer.eos_token_id
