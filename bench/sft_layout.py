@@ -171,8 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     more = ", +".join(str(n) for n in report["dagger_examples"])
     dagger = f", then DAgger (+{more} examples)" if more else ""
     table = Table(title=f"tiny model ({args.layers} layers × {args.hidden_size}): SFT on the "
-                        f"expert ({examples} examples, {len(args.train_seeds)} seeds × 6 families){dagger}; "
-                        f"eval {final['episodes']} held-out episodes × "
+                        f"expert ({examples} examples, {len(args.train_seeds)} seeds × 6 "
+                        f"families){dagger}; eval {final['episodes']} held-out episodes × "
                         f"≤{args.step_limit} steps, greedy; ✓ the model kept")
     table.add_column("metric")
     for stage in results:

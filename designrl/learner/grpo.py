@@ -182,8 +182,8 @@ class Learner:
             per_device_train_batch_size=2, num_generations=2, steps_per_generation=1,
             gradient_accumulation_steps=1,
             save_strategy="steps", save_steps=s.checkpoint_every, save_total_limit=s.keep_checkpoints,
-            logging_steps=1, report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False, use_vllm=False,
-            disable_tqdm=True)
+            logging_steps=1, report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False,
+            use_vllm=False, disable_tqdm=True)
         peft_config = None
         if s.lora_r:
             from peft import LoraConfig
