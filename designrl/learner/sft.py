@@ -130,8 +130,8 @@ def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
         warmup_steps=round(steps * settings.warmup_ratio),
         lr_scheduler_type=settings.lr_scheduler, weight_decay=settings.weight_decay,
         seed=settings.seed, data_seed=settings.seed, logging_steps=settings.logging_steps,
-        save_strategy="no", report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False, fp16=False,
-        disable_tqdm=not settings.progress, dataloader_num_workers=0,
+        save_strategy="no", report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False,
+        fp16=False, disable_tqdm=not settings.progress, dataloader_num_workers=0,
         gradient_checkpointing=False)  # TRL turns it on; a tiny model needs the speed
     peft_config = None
     if settings.lora_r is not None:
