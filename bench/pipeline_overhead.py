@@ -1,6 +1,7 @@
 """What the distributed path costs per episode, and what a second worker buys.
 
-    python bench/pipeline_overhead.py [--episodes 24] [--heavy 12] [--db URL] [--redis URL] [--json]
+    python bench/pipeline_overhead.py [--episodes 24] [--heavy 12] [--render 12]
+                                      [--db URL] [--redis URL] [--json]
 
 Same run, same machine, same episodes:
 
@@ -10,7 +11,12 @@ Same run, same machine, same episodes:
   submit to the job's completion; the difference per episode is the pipeline's
   overhead;
 * scaling: ``--heavy`` expert episodes (about a second of CPU each) through the
-  stack with 1 worker, then with 2 (on this machine's cores).
+  stack with 1 worker, then with 2 (on this machine's cores);
+* render families: ``--render`` episodes of the html, svg and webpage families
+  (their model-free teachers on generated and shipped items, each rendered in
+  Chromium) embedded in one process, then through the stack with 1 and with 2
+  workers (each worker process starts its own browser pool, once; the clock starts
+  after one warm-up episode per worker).
 
 The stack runs as local processes on a throwaway schema (``LocalStack``).
 """
@@ -31,25 +37,84 @@ from designrl.stack import LocalStack, StackConfig
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.keys import create_api_key
 from designrl.store.scratch import scratch_schema
+from designrl.tasks import TASKS, load_items
 
-TASKS = ["gen-poster", "gen-slide", "gen-banner", "gen-flyer"]
+LAYOUT_TASKS = ["gen-poster", "gen-slide", "gen-banner", "gen-flyer"]
 
 
 def seeds(count: int) -> list[int]:
-    return [1_000_000 + i for i in range(-(-count // len(TASKS)))]
+    return [1_000_000 + i for i in range(-(-count // len(LAYOUT_TASKS)))]
 
 
 def embedded_seconds(policy: str, count: int) -> float:
-    cases = [BenchCase("default", t, s, policy) for s in seeds(count) for t in TASKS][:count]
+    cases = [BenchCase("layout", t, policy, s, str(s), "default")
+             for s in seeds(count) for t in LAYOUT_TASKS][:count]
     started = time.perf_counter()
     for case in cases:
         run_case(case)
     return time.perf_counter() - started
 
 
+RENDER = (("svg", "gen-svg", "expert"), ("html", "gen-html", "reference"),
+          ("webpage", "webpage-prompts", "template"))  # a third of the episodes each
+
+
+def render_items(task_id: str, n: int) -> list[tuple[int | None, str]]:
+    """(seed, key) of a task's first ``n`` test items."""
+    if TASKS[task_id].seeded:
+        return [(1_000_000 + i, str(1_000_000 + i)) for i in range(n)]
+    return [(None, item.id) for item in load_items(task_id, limit=n)]
+
+
+def render_cases(count: int) -> list[BenchCase]:
+    return [BenchCase(family, task_id, policy, seed, key)
+            for family, task_id, policy in RENDER
+            for seed, key in render_items(task_id, -(-count // 3))]
+
+
+def render_jobs(count: int) -> list[tuple[dict, int]]:
+    """The same episodes as ``render_cases``, as one benchmark request per family."""
+    jobs = []
+    for _, task_id, policy in RENDER:
+        items = render_items(task_id, -(-count // 3))
+        seeded = TASKS[task_id].seeded
+        body = {"tasks": [task_id], "policies": [policy],
+                **({"seeds": [s for s, _ in items]} if seeded
+                   else {"items": [k for _, k in items]})}
+        jobs.append((body, len(items)))
+    return jobs
+
+
+def embedded_render_seconds(count: int) -> tuple[float, int]:
+    """One process, one browser pool (started before the clock, as a worker's is)."""
+    cases = render_cases(count)
+    run_case(cases[0])  # the pool starts
+    started = time.perf_counter()
+    for case in cases:
+        run_case(case)
+    return time.perf_counter() - started, len(cases)
+
+
+def distributed_render_seconds(db: str, redis: str, count: int, workers: int) -> float:
+    """The render episodes through a stack of ``workers`` workers, after one warm-up
+    episode per worker (each starts its browser pool on its first)."""
+    return _through_stack(db, redis, workers, render_jobs(count),
+                          warm_up=render_jobs(3)[:1] * workers)
+
+
 def distributed_seconds(db: str, redis: str, policy: str, count: int, workers: int) -> float:
     """Submit to job completion, through a fresh stack with ``workers`` workers."""
-    per_seed = len(TASKS)
+    per_seed = len(LAYOUT_TASKS)
+    total = len(seeds(count)) * per_seed
+    body = {"tasks": LAYOUT_TASKS, "seeds": seeds(count), "policies": [policy]}
+    seconds = _through_stack(db, redis, workers, [(body, total)])
+    return seconds * count / total  # the job may round up to whole seeds
+
+
+def _through_stack(db: str, redis: str, workers: int, jobs: list[tuple[dict, int]],
+                   warm_up: list[tuple[dict, int]] = ()) -> float:
+    """Seconds from submitting ``jobs`` to their completion, through a fresh stack;
+    ``warm_up`` jobs run to completion first (untimed)."""
     with scratch_schema(db) as url:
         config = StackConfig(url, redis, workers=workers, worker_metrics=False,
                              queue=f"bench-overhead-{uuid.uuid4().hex[:8]}",
@@ -58,25 +123,35 @@ def distributed_seconds(db: str, redis: str, policy: str, count: int, workers: i
             with make_sessionmaker(make_engine(url))() as session:
                 key = create_api_key(session, "bench", "user")
             time.sleep(2.0)  # let the workers connect before the clock starts
-            body = {"kind": "benchmark", "tasks": TASKS, "seeds": seeds(count),
-                    "policies": [policy]}
             with httpx.Client(base_url=stack.api_url, headers={"X-API-Key": key},
                               timeout=60) as client:
+                _run_jobs(client, list(warm_up))
                 started = time.perf_counter()
-                job = client.post("/v1/jobs", json=body).json()
-                while (state := client.get(f"/v1/jobs/{job['id']}").json())["status"] not in (
-                        "completed", "failed", "cancelled"):
-                    time.sleep(0.05)
-                seconds = time.perf_counter() - started
-    assert state["status"] == "completed", state
-    total = len(seeds(count)) * per_seed
-    return seconds * count / total  # the job may round up to whole seeds
+                _run_jobs(client, jobs)
+                return time.perf_counter() - started
+
+
+def _run_jobs(client: httpx.Client, jobs: list[tuple[dict, int]]) -> None:
+    """Submit every job, then wait until each has completed."""
+    ids = []
+    for body, _ in jobs:
+        reply = client.post("/v1/jobs", json={"kind": "benchmark", **body})
+        reply.raise_for_status()
+        ids.append(reply.json()["id"])
+    for job_id in ids:
+        while (state := client.get(f"/v1/jobs/{job_id}").json())["status"] not in (
+                "completed", "failed", "cancelled"):
+            time.sleep(0.05)
+        assert state["status"] == "completed", state
+        assert state["progress"]["completed"] == state["episodes_total"], state
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--episodes", type=int, default=24)
     parser.add_argument("--heavy", type=int, default=12)
+    parser.add_argument("--render", type=int, default=12,
+                        help="render-family episodes (a third each of svg, html, webpage)")
     parser.add_argument("--db", default=os.environ.get(
         "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
@@ -88,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     distributed = distributed_seconds(args.db, args.redis, "rule", args.episodes, 1)
     one = distributed_seconds(args.db, args.redis, "expert", args.heavy, 1)
     two = distributed_seconds(args.db, args.redis, "expert", args.heavy, 2)
+    render_embedded, rendered = embedded_render_seconds(args.render)
+    render_one = distributed_render_seconds(args.db, args.redis, args.render, 1)
+    render_two = distributed_render_seconds(args.db, args.redis, args.render, 2)
     result = {
         "cheap_episodes": args.episodes,
         "embedded_ms_per_episode": 1000 * embedded / args.episodes,
@@ -97,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
         "one_worker_episodes_per_s": args.heavy / one,
         "two_workers_episodes_per_s": args.heavy / two,
         "two_vs_one": one / two,
+        "render_episodes": rendered,
+        "render_embedded_episodes_per_s": rendered / render_embedded,
+        "render_one_worker_episodes_per_s": rendered / render_one,
+        "render_two_workers_episodes_per_s": rendered / render_two,
+        "render_one_worker_vs_embedded": render_embedded / render_one,
+        "render_two_vs_one": render_one / render_two,
         "cpus": os.cpu_count(),
     }
     if args.json:
@@ -111,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{result['one_worker_episodes_per_s']:.2f}/s, 2 workers "
           f"{result['two_workers_episodes_per_s']:.2f}/s: {result['two_vs_one']:.2f}x "
           f"on {result['cpus']} CPUs")
+    print(f"render episodes ({rendered}: svg expert, html reference, webpage template): "
+          f"embedded {result['render_embedded_episodes_per_s']:.2f}/s, 1 worker "
+          f"{result['render_one_worker_episodes_per_s']:.2f}/s "
+          f"({result['render_one_worker_vs_embedded']:.2f}x embedded), 2 workers "
+          f"{result['render_two_workers_episodes_per_s']:.2f}/s "
+          f"({result['render_two_vs_one']:.2f}x 1 worker)")
     return 0
 
 

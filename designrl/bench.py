@@ -1,9 +1,17 @@
-"""The benchmark job: policies × tasks × seeds, embedded, with a report.
+"""The benchmark job: policies × tasks × items of every family, embedded, with a report.
 
-``designrl bench`` (and ``make run``) runs it on embedded defaults: DesignGym's
-three tasks in the ``designgym`` profile (its seeds 0–2, as in its own
-benchmark), and DesignGym's tasks plus every generated family in the
-``default`` profile on test seeds.
+``designrl bench`` (and ``make run``) runs it on embedded defaults:
+
+* layout: DesignGym's three tasks in the ``designgym`` profile (its seeds 0–2, as in
+  its own benchmark), and DesignGym's tasks plus every generated family in the
+  ``default`` profile on test seeds;
+* html, svg, webpage: every task that needs no file of the user's (generated tasks on
+  test seeds, designrl's own prompt sets whole), with each family's model-free
+  policies. Dataset tasks (``design2code``, ``websight``, ``svgbench``) run when given
+  a path.
+
+A policy runs on every family that accepts it; ``predictions:NAME`` runs on the
+families whose items its file names.
 """
 
 from __future__ import annotations
@@ -17,56 +25,119 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from designrl.policies import accepts_policy
 from designrl.rollout.episode import EpisodeSpec, layout_row, run_episode_spec
-from designrl.tasks.layout.env import GENERATED_TASK_IDS
-from designrl.tasks.layout.generate import TEST_SEED_START
+from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.single_turn import EpisodeContext
+from designrl.tasks import FAMILIES, TASKS, get_family, load_items
+from designrl.tasks.family import TEST_SEED_START, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 
 
 @dataclass(frozen=True)
 class BenchCase:
-    profile: str
+    family: str
     task_id: str
-    seed: int
     policy: str
+    seed: int | None = None
+    item_key: str | None = None
+    profile: str | None = None  # layout only
+    source: str | None = None  # a dataset task's path
 
 
 @dataclass
 class BenchPlan:
     """What to run. The defaults are the embedded benchmark."""
 
-    policies: list[str] = field(default_factory=lambda: ["random", "rule", "expert"])
+    policies: list[str] | None = None  # None: each family's model-free policies
+    families: list[str] = field(default_factory=lambda: list(FAMILIES))
     profiles: list[str] = field(default_factory=lambda: ["designgym", "default"])
     designgym_seeds: list[int] = field(default_factory=lambda: [0, 1, 2])
     generated_seeds: list[int] = field(
-        default_factory=lambda: [TEST_SEED_START + i for i in range(3)]
-    )
-    tasks: list[str] | None = None  # None: every task the profile runs
+        default_factory=lambda: [TEST_SEED_START + i for i in range(3)])
+    tasks: list[str] | None = None  # None: every task that needs no path
+    paths: dict[str, str] = field(default_factory=dict)  # dataset task -> its file or folder
+    items_limit: int | None = None  # dataset tasks: the first N items (None: all)
+    # predictions:NAME policies run only on the items their file holds (NAME -> item ids)
+    prediction_items: dict[str, set[str]] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        """``ValueError`` naming what is unknown, with the valid values."""
+        for name in self.families:
+            get_family(name)
+        for task_id in self.tasks or ():
+            if task_id not in TASKS:
+                raise ValueError(f"unknown task {task_id!r}; known: {', '.join(TASKS)}")
+        for task_id in self.paths:
+            if task_id not in TASKS or TASKS[task_id].load is None:
+                raise ValueError(f"{task_id!r} takes no path; dataset tasks: " + ", ".join(
+                    t.id for t in TASKS.values() if t.load is not None))
+        for policy in self.policies or ():
+            if not any(accepts_policy(FAMILIES[f], policy) for f in self.families):
+                known = sorted({p for f in self.families for p in FAMILIES[f].policies})
+                raise ValueError(f"unknown policy {policy!r}; known: {', '.join(known)}, "
+                                 "llm:<model directory>, vllm:<served model>, "
+                                 "predictions:<file>")
 
     def cases(self) -> list[BenchCase]:
-        out = []
-        for profile in self.profiles:
-            task_ids = DESIGNGYM_TASK_IDS if profile == "designgym" else (
-                DESIGNGYM_TASK_IDS + GENERATED_TASK_IDS)
-            for task_id in task_ids:
-                if self.tasks and task_id not in self.tasks:
+        self.validate()
+        out: list[BenchCase] = []
+        for family in (FAMILIES[f] for f in self.families):
+            policies = [p for p in (self.policies or family.policies)
+                        if accepts_policy(family, p)]
+            for task in family.tasks:
+                if not self._runs(task):
                     continue
-                seeds = self.designgym_seeds if task_id in DESIGNGYM_TASK_IDS else self.generated_seeds
-                for seed in seeds:
-                    for policy in self.policies:
-                        out.append(BenchCase(profile, task_id, seed, policy))
+                if family.multi_turn:
+                    out += self._layout_cases(task, policies)
+                else:
+                    out += [BenchCase(family.name, task.id, policy, seed, key,
+                                      source=self.paths.get(task.id))
+                            for seed, key, item_id in self._items(task) for policy in policies
+                            if self._answers(policy, item_id)]
         return out
+
+    def _runs(self, task: Task) -> bool:
+        if self.tasks is not None:
+            return task.id in self.tasks
+        return not task.needs_path or task.id in self.paths
+
+    def _layout_cases(self, task: Task, policies: list[str]) -> list[BenchCase]:
+        designgym = task.id in DESIGNGYM_TASK_IDS
+        seeds = self.designgym_seeds if designgym else self.generated_seeds
+        return [BenchCase("layout", task.id, policy, seed, str(seed), profile)
+                for profile in self.profiles if designgym or profile == "default"
+                for seed in seeds for policy in policies]
+
+    def _items(self, task: Task) -> list[tuple[int | None, str, str]]:
+        """(seed, key, item id) of each item the task runs."""
+        if task.generate is not None:
+            return [(seed, str(seed), task.generate(seed).id) for seed in self.generated_seeds]
+        items = load_items(task.id, self.paths.get(task.id), self.items_limit)
+        return [(None, item.id, item.id) for item in items]
+
+    def _answers(self, policy: str, item_id: str) -> bool:
+        name = policy.removeprefix("predictions:")
+        return name == policy or item_id in self.prediction_items.get(name, ())
 
 
 def case_spec(case: BenchCase) -> EpisodeSpec:
-    return EpisodeSpec(family="layout", task_id=case.task_id, policy=case.policy,
-                       seed=case.seed, profile=case.profile)
+    return EpisodeSpec(family=case.family, task_id=case.task_id, policy=case.policy,
+                       seed=case.seed, item_key=case.item_key, profile=case.profile,
+                       source=case.source)
 
 
-def run_case(case: BenchCase) -> dict[str, Any]:
-    """Run one episode through ``run_episode_spec``, the call the workers make."""
-    spec = case_spec(case)
-    return layout_row(spec, run_episode_spec(spec))
+def episode_row(spec: EpisodeSpec, record: EpisodeRecord,
+                episode_id: str | None = None) -> dict[str, Any]:
+    """One flat row of a record (what the summary, results.json and the report read)."""
+    if get_family(spec.family).multi_turn:
+        return {**layout_row(spec, record), "episode_id": episode_id}
+    return {"episode_id": episode_id, "family": spec.family, "task_id": spec.task_id,
+            "policy": spec.policy, "item_key": spec.item_key, "seed": spec.seed,
+            "outcome": record.outcome, "error": record.error,
+            "total_reward": record.total_reward, "components": dict(record.rewards),
+            "seconds": record.seconds, "images": sorted(record.images),
+            "details": record.summary.get("details", {})}
 
 
 def store_job(database_url: str, cases: list[BenchCase], spec: dict[str, Any]) -> list[str]:
@@ -80,8 +151,9 @@ def store_job(database_url: str, cases: list[BenchCase], spec: dict[str, Any]) -
     try:
         with make_sessionmaker(engine)() as session:
             job = create_job(session, kind="benchmark", spec=spec, plans=[
-                EpisodePlan(family="layout", task_id=c.task_id, item_key=str(c.seed),
-                            seed=c.seed, policy=c.policy, profile=c.profile) for c in cases])
+                EpisodePlan(family=c.family, task_id=c.task_id, item_key=c.item_key,
+                            seed=c.seed, policy=c.policy, profile=c.profile, source=c.source)
+                for c in cases])
             return [e.id for e in list_episodes(session, job.id, limit=len(cases))]
     finally:
         engine.dispose()
@@ -94,27 +166,45 @@ def _sessions(database_url: str):
     return make_sessionmaker(make_engine(database_url))
 
 
-def run_stored_case(database_url: str, episode_id: str) -> dict[str, Any]:
+@cache
+def _predictions(files: tuple[tuple[str, str], ...]):
+    from designrl.policies.predictions import load_predictions
+
+    sets = {name: load_predictions(path) for name, path in files}
+    return lambda name, item_id: sets.get(name, {}).get(item_id)
+
+
+def run_stored_case(database_url: str, episode_id: str,
+                    predictions: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
     """Run a stored episode with the workers' own call (``run_stored_episode``: claim, run,
-    write once) and return its row."""
+    write once) and return its row. ``predictions``: (set name, JSONL file) pairs."""
     from designrl.rollout.stored import run_stored_episode
 
+    context = EpisodeContext(predictions=_predictions(predictions))
     ran = run_stored_episode(_sessions(database_url), episode_id,
-                             worker=f"embedded:{os.getpid()}")
+                             worker=f"embedded:{os.getpid()}", context=context)
     if ran.record is None:
         raise RuntimeError(f"episode {episode_id} did not run here ({ran.outcome})")
-    return layout_row(ran.spec, ran.record)
+    return episode_row(ran.spec, ran.record, episode_id)
+
+
+def run_case(case: BenchCase) -> dict[str, Any]:
+    """Run one episode through ``run_episode_spec`` without the store."""
+    spec = case_spec(case)
+    return episode_row(spec, run_episode_spec(spec))
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Means per (profile, task, policy), in the order they first appear."""
+    """Layout means per (profile, task, policy), in the order they first appear."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in results:
-        groups[(r["profile"], r["task_id"], r["policy"])].append(r)
+        if "profile" in r:  # a layout row (its "family" is the generated family)
+            groups[(r["profile"], r["task_id"], r["policy"])].append(r)
     rows = []
     for (profile, task_id, policy), rs in groups.items():
         rows.append({
-            "profile": profile, "task_id": task_id, "policy": policy, "episodes": len(rs),
+            "family": "layout", "profile": profile, "task_id": task_id, "policy": policy,
+            "episodes": len(rs),
             **{k: statistics.fmean(r[k] for r in rs) for k in (
                 "start_score", "final_score", "instruction_score", "total_reward", "steps",
                 "invalid_actions", "seconds")},
@@ -125,6 +215,39 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **_llm_means(rs),
         })
     return rows
+
+
+def summarize_single_turn(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Render-family means per (family, task, policy): total, each component, outcomes.
+    Means are over scored episodes; ``error`` episodes (no reward) are only counted."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in results:
+        if "profile" not in r:
+            groups[(r["family"], r["task_id"], r["policy"])].append(r)
+    rows = []
+    for (family, task_id, policy), rs in groups.items():
+        scored = [r for r in rs if r["total_reward"] is not None]
+        names = [c for c in FAMILIES[family].components
+                 if any(c in r["components"] for r in scored)]
+        rows.append({
+            "family": family, "task_id": task_id, "policy": policy, "episodes": len(rs),
+            "oracle": policy in FAMILIES[family].oracles,
+            "total_reward": statistics.fmean(r["total_reward"] for r in scored) if scored
+            else None,
+            "components": {c: statistics.fmean(r["components"][c] for r in scored
+                                               if c in r["components"]) for c in names},
+            "ok": sum(r["outcome"] == "ok" for r in rs),
+            "outcomes": dict(sorted(_count(r["outcome"] for r in rs).items())),
+            "seconds": statistics.fmean(r["seconds"] or 0.0 for r in rs),
+        })
+    return rows
+
+
+def _count(values) -> dict[str, int]:
+    out: dict[str, int] = defaultdict(int)
+    for v in values:
+        out[v] += 1
+    return out
 
 
 LLM_STATS = ("valid_json_rate", "model_valid_action_rate", "steer_rate", "prompt_tokens",
@@ -146,9 +269,10 @@ def _gain(r: dict[str, Any]) -> float:
     return r["final_score"] - r["start_score"]
 
 
-def write_outputs(results: list[dict[str, Any]], out_dir: Path,
-                  report: bool = True) -> dict[str, Path]:
-    """results.json and (unless ``report`` is False) report.html with before/after renders."""
+def write_outputs(results: list[dict[str, Any]], out_dir: Path, report: bool = True,
+                  database_url: str | None = None) -> dict[str, Path]:
+    """results.json and (unless ``report`` is False) report.html: layout before/after
+    renders, and every render episode's images (read back from ``database_url``)."""
     from designrl.report import write_html_report
     from designrl.tasks.layout.env import load_task
     from designrl.tasks.layout.render import layout_to_svg
@@ -156,17 +280,34 @@ def write_outputs(results: list[dict[str, Any]], out_dir: Path,
 
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / "results.json"
-    json_path.write_text(json.dumps({"summary": summarize(results), "episodes": results}, indent=1))
+    json_path.write_text(json.dumps({"summary": summarize(results),
+                                     "single_turn": summarize_single_turn(results),
+                                     "episodes": results}, indent=1))
     if not report:
         return {"json": json_path}
+    images = _stored_images(database_url, results) if database_url else {}
     cards = []
     for r in results:
-        task = load_task(r["task_id"], r["seed"])
-        cards.append({
-            **r,
-            "before_svg": layout_to_svg(task, Layout.from_json(r["before"])),
-            "after_svg": layout_to_svg(task, Layout.from_json(r["after"])),
-            "actions": [s["action"] for s in r["actions"]],
-        })
-    report = write_html_report(cards, out_dir, title="designrl layout benchmark")
-    return {"json": json_path, "html": report}
+        if "profile" in r:
+            task = load_task(r["task_id"], r["seed"])
+            cards.append({**r, "before_svg": layout_to_svg(task, Layout.from_json(r["before"])),
+                          "after_svg": layout_to_svg(task, Layout.from_json(r["after"])),
+                          "actions": [s["action"] for s in r["actions"]]})
+        else:
+            cards.append({**r, "pngs": images.get(r["episode_id"], {})})
+    path = write_html_report(cards, out_dir, title="designrl benchmark",
+                             single_turn=summarize_single_turn(results))
+    return {"json": json_path, "html": path}
+
+
+def _stored_images(database_url: str, results: list[dict[str, Any]]) -> dict[str, dict]:
+    from sqlalchemy import select
+
+    from designrl.store.models import Artifact
+
+    ids = [r["episode_id"] for r in results if r.get("episode_id") and r.get("images")]
+    out: dict[str, dict[str, bytes]] = defaultdict(dict)
+    with _sessions(database_url)() as session:
+        for row in session.scalars(select(Artifact).where(Artifact.episode_id.in_(ids))):
+            out[row.episode_id][row.name] = row.data
+    return out

@@ -28,19 +28,31 @@ def build_parser() -> argparse.ArgumentParser:
         prog="designrl", description="Rollouts, rewards and RL training for design tasks.")
     sub = parser.add_subparsers(dest="command", required=True)
     bench = sub.add_parser(
-        "bench", help="benchmark layout policies on tasks and seeds (embedded defaults)",
-        description="Run policies × tasks × seeds; print a table, write results.json and "
-                    "report.html.")
+        "bench", help="benchmark policies on every task family (embedded defaults)",
+        description="Run policies × tasks × items of the layout, html, svg and webpage "
+                    "families; print a table per family, write results.json and report.html.")
+    bench.add_argument("--families", type=_csv, default=None,
+                       help="comma list of: layout, html, svg, webpage (default: all four)")
     bench.add_argument("--policies", type=_csv, default=None,
-                       help="comma list of: random, rule, expert (default: all three)")
+                       help="comma list of policies; each family runs those it accepts "
+                            "(default: each family's model-free policies: layout random, rule, "
+                            "expert; html reference, blank; svg expert; webpage template)")
     bench.add_argument("--profiles", type=_csv, default=None,
-                       help="comma list of: designgym, default (default: both)")
+                       help="layout: comma list of designgym, default (default: both)")
     bench.add_argument("--tasks", type=_csv, default=None,
-                       help="comma list of task ids (default: every task of the profile)")
+                       help="comma list of task ids (default: every task that needs no path)")
     bench.add_argument("--seeds", type=_ints, default=None,
                        help="seeds for DesignGym's tasks, e.g. 0-2 (default: 0-2)")
     bench.add_argument("--gen-seeds", type=_ints, default=None,
                        help="seeds for generated tasks (default: 1000000-1000002, test split)")
+    bench.add_argument("--path", action="append", default=[], metavar="TASK=PATH",
+                       help="a dataset task's file or folder, e.g. design2code=./pages "
+                            "(repeatable); the task then runs")
+    bench.add_argument("--items", type=int, default=None,
+                       help="dataset tasks: the first N items (default: all)")
+    bench.add_argument("--predictions", action="append", default=[], type=Path, metavar="FILE",
+                       help="JSONL of {id, completion}: scored as the policy "
+                            "predictions:<file stem> (repeatable)")
     bench.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     bench.add_argument("--out", type=Path, default=Path("out/bench"), help="output folder")
     bench.add_argument("--db", default=None,
@@ -192,6 +204,30 @@ def cmd_api_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_plan(args: argparse.Namespace):
+    """The plan the flags ask for; ``ValueError`` says which flag is wrong and why."""
+    from designrl.bench import BenchPlan
+    from designrl.policies.predictions import predictions_name
+
+    plan = BenchPlan()
+    for name in ("policies", "families", "profiles", "tasks"):
+        if getattr(args, name) is not None:
+            setattr(plan, name, getattr(args, name))
+    if args.seeds is not None:
+        plan.designgym_seeds = args.seeds
+    if args.gen_seeds is not None:
+        plan.generated_seeds = args.gen_seeds
+    for given in args.path:
+        task_id, sep, path = given.partition("=")
+        if not sep or not path:
+            raise ValueError(f"--path takes TASK=PATH, not {given!r}")
+        plan.paths[task_id] = path
+    plan.items_limit = args.items
+    if args.predictions:  # the files' completions, and other policies only when asked
+        plan.policies = [*(plan.policies or []), *map(predictions_name, args.predictions)]
+    return plan
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from concurrent.futures import ProcessPoolExecutor
     from dataclasses import asdict
@@ -199,27 +235,28 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from rich.console import Console
     from rich.progress import Progress
-    from rich.table import Table
 
-    from designrl.bench import BenchPlan, run_stored_case, store_job, summarize, write_outputs
+    from designrl.bench import (
+        run_stored_case,
+        store_job,
+        summarize,
+        summarize_single_turn,
+        write_outputs,
+    )
+    from designrl.policies.predictions import load_predictions
 
-    plan = BenchPlan()
-    for name in ("policies", "profiles", "tasks"):
-        if getattr(args, name) is not None:
-            setattr(plan, name, getattr(args, name))
-    if args.seeds is not None:
-        plan.designgym_seeds = args.seeds
-    if args.gen_seeds is not None:
-        plan.generated_seeds = args.gen_seeds
     try:
+        plan = _bench_plan(args)
+        predictions = tuple((f.stem, str(f)) for f in args.predictions)
+        for name, path in predictions:  # a bad file is a usage error, before anything runs
+            plan.prediction_items[name] = set(load_predictions(path))
         cases = plan.cases()
-        from designrl.policies import LAYOUT_POLICIES, is_layout_policy
-        unknown = [p for p in plan.policies if not is_layout_policy(p)]
-        if unknown:
-            raise ValueError(f"unknown policy {unknown[0]!r}; known: {', '.join(LAYOUT_POLICIES)}"
-                             ", or llm:<model directory>")
-    except ValueError as exc:
+    except (ValueError, OSError) as exc:
         print(f"designrl bench: {exc}", file=sys.stderr)
+        return 2
+    if not cases:
+        print("designrl bench: the plan has no episodes (no task of the chosen families "
+              "takes these policies)", file=sys.stderr)
         return 2
     # a pipe or CI log gets the full table rather than 80 squeezed columns
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
@@ -227,7 +264,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     database_url = args.db or f"sqlite:///{(args.out / 'designrl.db').resolve()}"
     episode_ids = store_job(database_url, cases, {"embedded": True, **asdict(plan)})
-    run = partial(run_stored_case, database_url)
+    run = partial(run_stored_case, database_url, predictions=predictions)
     results = []
     with Progress(console=console, transient=False) as progress:
         bar = progress.add_task("episodes", total=len(cases))
@@ -240,12 +277,26 @@ def cmd_bench(args: argparse.Namespace) -> int:
             for episode_id in episode_ids:
                 results.append(run(episode_id))
                 progress.advance(bar)
-    summary = summarize(results)
-    paths = write_outputs(results, args.out, report=not args.no_report)
+    summary, single_turn = summarize(results), summarize_single_turn(results)
+    paths = write_outputs(results, args.out, report=not args.no_report,
+                          database_url=database_url)
     if args.json:
-        print(json.dumps({"summary": summary, **{k: str(v) for k, v in paths.items()}}, indent=1))
+        print(json.dumps({"summary": summary, "single_turn": single_turn,
+                          **{k: str(v) for k, v in paths.items()}}, indent=1))
         return 0
-    table = Table(title="layout benchmark (means per episode)")
+    if summary:
+        console.print(_layout_table(summary))
+    for table in _family_tables(single_turn):
+        console.print(table)
+    for kind, path in paths.items():
+        console.print(f"{kind}: {path}")
+    return 0
+
+
+def _layout_table(summary: list[dict]):
+    from rich.table import Table
+
+    table = Table(title="layout (means per episode)")
     llm = any(row.get("valid_json_rate") is not None for row in summary)
     llm_cols = ("JSON ok", "valid act.", "steer", "tok in", "tok out", "model s") if llm else ()
     for col in ("profile", "task", "policy", "n", "start", "final", "instr.", "Φ gain",
@@ -261,10 +312,29 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"{row['steps']:.1f}", f"{row['invalid_actions']:.1f}", f"{row['seconds']:.3f}",
             str(row["worse_than_start"]), *_llm_cells(row, llm),
         )
-    console.print(table)
-    for kind, path in paths.items():
-        console.print(f"{kind}: {path}")
-    return 0
+    return table
+
+
+def _family_tables(rows: list[dict]) -> list:
+    """A table per render family: reward and each component, means over scored episodes."""
+    from rich.table import Table
+
+    tables = []
+    for family in dict.fromkeys(r["family"] for r in rows):
+        mine = [r for r in rows if r["family"] == family]
+        names = list(dict.fromkeys(c for r in mine for c in r["components"]))
+        table = Table(title=f"{family} (means per scored episode)")
+        for col in ("task", "policy", "n", "ok", "reward", *names, "s/ep"):
+            table.add_column(col, justify="left" if col in ("task", "policy") else "right")
+        for r in mine:
+            cells = ["" if r["components"].get(n) is None else f"{r['components'][n]:.3f}"
+                     for n in names]
+            table.add_row(r["task_id"], r["policy"] + (" (oracle)" if r["oracle"] else ""),
+                          str(r["episodes"]), str(r["ok"]),
+                          "" if r["total_reward"] is None else f"{r['total_reward']:.3f}",
+                          *cells, f"{r['seconds']:.2f}")
+        tables.append(table)
+    return tables
 
 
 def cmd_inference(args: argparse.Namespace) -> int:
@@ -360,8 +430,8 @@ def cmd_sft(args: argparse.Namespace) -> int:
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
-    from designrl.policies.llm.layout_prompt import prompt_style_of
     from designrl.tasks.layout.env import GENERATED_TASK_IDS
+    from designrl.tasks.layout.prompt import prompt_style_of
 
     tasks = args.tasks or list(GENERATED_TASK_IDS)
     eval_seeds = args.eval_seeds or [1_000_000, 1_000_001]

@@ -1,8 +1,10 @@
 """A single-file HTML report of rollout episodes: summary table and per-episode cards.
 
 The page is self-contained: inline CSS, no scripts, no external URLs; renders are
-embedded as base64 ``data:image/svg+xml`` URIs so ``report.html`` can be mailed or
-attached to a CI run as one file.
+embedded as base64 ``data:`` URIs (layouts as SVG, render-family screenshots as PNG) so
+``report.html`` can be mailed or attached to a CI run as one file. Layout episodes show
+before and after; html, svg and webpage episodes show their renders and components,
+with a table per family.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ h1 { font-size:1.6rem; line-height:1.25; margin:.25rem 0 .25rem; }
 h2 { font-size:1.25rem; margin:2rem 0 .75rem; }
 h3 { font-size:1.05rem; margin:0; overflow-wrap:anywhere; }
 .lede { color:var(--muted); margin:0 0 1rem; }
+.table-wrap + .table-wrap { margin-top:1rem; }
 .table-wrap { overflow-x:auto; background:var(--card); border:1px solid var(--line); border-radius:.5rem; }
 .table-wrap:focus { outline:3px solid var(--accent); outline-offset:2px; }
 table { border-collapse:collapse; width:100%; font-variant-numeric:tabular-nums; font-size:.9rem; }
@@ -166,22 +169,76 @@ def _card(i: int, r: dict) -> str:
     )
 
 
-def write_html_report(results: list[dict], out_dir: Path, *, title: str) -> Path:
-    """Write ``out_dir/report.html`` for these episode records and return its path."""
+def _png_uri(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+def _render_card(i: int, r: dict) -> str:
+    """A render-family episode: its images, total, outcome and components."""
+    policy, task_id = r.get("policy", "?"), r.get("task_id", "?")
+    label = f"{policy} on {task_id}, item {r.get('item_key', '?')}"
+    figures = "".join(
+        f'<figure><img src="{_png_uri(png)}" alt="{_e(name)} render for {_e(label)}" '
+        f'loading="lazy"><figcaption>{_e(name)}</figcaption></figure>'
+        for name, png in sorted((r.get("pngs") or {}).items(), reverse=True))
+    if not figures:
+        figures = f'<div class="missing" role="img" aria-label="{_e(label)}: no render">No render</div>'
+    facts = [("Reward", _fmt(r.get("total_reward"))), ("Outcome", _e(r.get("outcome"))),
+             ("Seconds", _fmt(r.get("seconds"), 2)),
+             *((k, _fmt(v)) for k, v in (r.get("components") or {}).items())]
+    dl = "".join(f"<div><dt>{_e(k)}</dt><dd>{v}</dd></div>" for k, v in facts)
+    error = f'<p class="meta">{_e(r["error"])}</p>' if r.get("error") else ""
+    return (
+        f'<article class="card" id="ep-{i}" aria-labelledby="ep-{i}-h">'
+        f'<header><h3 id="ep-{i}-h">{_e(policy)} · {_e(task_id)}</h3>'
+        f'<p class="meta">{_e(r.get("family"))} · item {_e(r.get("item_key"))}</p></header>'
+        f'<div class="pair">{figures}</div><dl>{dl}</dl>{error}</article>'
+    )
+
+
+def _family_tables(rows: list[dict]) -> str:
+    """One table per render family: means of the total and of each component."""
+    out = []
+    for family in dict.fromkeys(r["family"] for r in rows):
+        mine = [r for r in rows if r["family"] == family]
+        names = list(dict.fromkeys(c for r in mine for c in r["components"]))
+        head = "".join(f'<th scope="col">{_e(n)}</th>' for n in names)
+        body = "".join(
+            f'<tr><th scope="row">{_e(r["policy"])}{" (oracle)" if r.get("oracle") else ""}'
+            f'</th><td class="text">{_e(r["task_id"])}</td><td>{r["episodes"]}</td>'
+            f'<td>{r["ok"]}</td><td>{_fmt(r["total_reward"])}</td>'
+            + "".join(f"<td>{_fmt(r['components'].get(n))}</td>" for n in names)
+            + f'<td>{_fmt(r["seconds"], 2)}</td></tr>' for r in mine)
+        out.append(
+            f'<div class="table-wrap" role="region" aria-label="{_e(family)} results" '
+            f'tabindex="0"><table><caption>{_e(family)}: means over scored episodes</caption>'
+            f'<thead><tr><th scope="col">Policy</th><th scope="col">Task</th>'
+            f'<th scope="col">Episodes</th><th scope="col">ok</th><th scope="col">Reward</th>'
+            f'{head}<th scope="col">Seconds</th></tr></thead><tbody>{body}</tbody></table></div>')
+    return "".join(out)
+
+
+def write_html_report(results: list[dict], out_dir: Path, *, title: str,
+                      single_turn: list[dict] | None = None) -> Path:
+    """Write ``out_dir/report.html`` for these episode records and return its path;
+    ``single_turn`` are the render families' summary rows (a table per family)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     policies = sorted({str(r.get("policy", "?")) for r in results})
     tasks = sorted({str(r.get("task_id", "?")) for r in results})
     lede = (f"{len(results)} episode{'s' * (len(results) != 1)} · {len(policies)} "
             f"polic{'y' if len(policies) == 1 else 'ies'} · {len(tasks)} task{'s' * (len(tasks) != 1)}")
-    cards = "".join(_card(i, r) for i, r in enumerate(results, 1))
+    cards = "".join(_card(i, r) if "profile" in r else _render_card(i, r)
+                    for i, r in enumerate(results, 1))
+    layout = [r for r in results if "profile" in r]
+    tables = (_summary(layout) if layout else "") + _family_tables(single_turn or [])
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>"
         f'<h1>{_e(title)}</h1><p class="lede">{_e(lede)}</p>'
         f'<section aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>'
-        f"{_summary(results) if results else '<p>No episodes.</p>'}</section>"
+        f"{tables or '<p>No episodes.</p>'}</section>"
         f'<section aria-labelledby="episodes-heading"><h2 id="episodes-heading">Episodes</h2>'
         f'<div class="cards">{cards}</div></section>'
         "</main></body></html>\n"

@@ -13,9 +13,9 @@ import uuid
 
 from designrl.inference.transformers_backend import chat_prompt_ids
 from designrl.policies import make_layout_policy
-from designrl.policies.llm.layout_prompt import layout_messages
 from designrl.rollout.groups import Sample, ScoredGroup
 from designrl.tasks.layout.env import LayoutEnv
+from designrl.tasks.layout.prompt import layout_messages
 
 POLICIES = ("expert", "rule", "random", "random")
 

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from designrl.learner.sft_data import expert_examples, write_jsonl
-from designrl.policies.llm.parse import parse_completion
 from designrl.tasks.layout.env import LayoutEnv
+from designrl.tasks.layout.extract import parse_completion
 
 
 def test_every_example_is_the_prompt_and_a_valid_expert_action(tmp_path):

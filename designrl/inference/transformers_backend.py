@@ -28,7 +28,7 @@ class TransformersBackend:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        from designrl.policies.llm.layout_prompt import prompt_style_of
+        from designrl.tasks.layout.prompt import prompt_style_of
 
         self.name = name or str(model_path)
         self.prompt_style = prompt_style_of(model_path)  # what the weights were trained on

@@ -35,9 +35,9 @@ from pathlib import Path
 from designrl.inference.types import Backend
 from designrl.learner.sft import SFTSettings, train_sft
 from designrl.learner.sft_data import check_train_seeds, example, write_jsonl
-from designrl.policies.llm.layout_prompt import PromptStyle
 from designrl.rollout.layout_batch import run_layout_batch
 from designrl.tasks.layout.env import LayoutEnv
+from designrl.tasks.layout.prompt import PromptStyle
 
 
 @dataclass(frozen=True)

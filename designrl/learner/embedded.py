@@ -25,11 +25,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from designrl.learner.grpo import GRPOSettings, Learner
 from designrl.learner.sources import LocalGroupSource
-from designrl.policies.llm.layout_prompt import PromptStyle, prompt_style_of, write_prompt_style
 from designrl.rollout.groups import Sample, ScoredGroup
 from designrl.rollout.layout_batch import run_layout_batch
 from designrl.tasks.layout.env import GENERATED_TASK_IDS
 from designrl.tasks.layout.generate import TEST_SEED_START
+from designrl.tasks.layout.prompt import PromptStyle, prompt_style_of, write_prompt_style
 
 
 class RolloutSettings(BaseModel):

@@ -14,9 +14,9 @@ from statistics import fmean
 from typing import Any
 
 from designrl.inference.types import Backend
-from designrl.policies.llm.layout_prompt import PromptStyle
 from designrl.rollout.layout_batch import run_layout_batch
 from designrl.tasks.layout.generate import TEST_SEED_START
+from designrl.tasks.layout.prompt import PromptStyle
 
 
 def evaluate_layout(backend: Backend, task_ids: Sequence[str], seeds: Sequence[int], *,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from designrl.policies.llm.layout_prompt import PromptStyle, write_prompt_style
+from designrl.tasks.layout.prompt import PromptStyle, write_prompt_style
 
 
 class SFTSettings(BaseModel):

@@ -1,4 +1,10 @@
-"""SFT data: the layout expert's episodes as chat examples a language model can imitate.
+"""SFT data: the teachers' answers as chat examples a language model can imitate.
+
+Single-turn families (``teacher_examples``): one example per train item, the family's
+prompt and a model-free policy's completion (svg ``expert``, webpage ``template``);
+html prompts show the reference's screenshot, so they need a ``PoolRunner``.
+
+Layout (``expert_examples``):
 
 Each expert step becomes one example, ``{"messages": [system, user, assistant]}``:
 the prompt the LLM policy would see at that step (``layout_messages``, same
@@ -27,9 +33,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from designrl.policies.llm.layout_prompt import PromptStyle, layout_messages
 from designrl.tasks.layout.env import GENERATED_TASK_IDS, LayoutEnv
 from designrl.tasks.layout.generate import TEST_SEED_START
+from designrl.tasks.layout.prompt import PromptStyle, layout_messages
 
 
 def expert_examples(task_ids: Sequence[str] = GENERATED_TASK_IDS, seeds: Sequence[int] = (),
@@ -61,6 +67,29 @@ def expert_examples(task_ids: Sequence[str] = GENERATED_TASK_IDS, seeds: Sequenc
                         action = expert.act(env, obs)
                     yield example(obs, action, style, task_id, seed)
                 obs = env.step(action)
+
+
+def teacher_examples(task_id: str, policy: str, keys: Sequence[int | str],
+                     runner=None) -> Iterator[dict]:
+    """Chat examples of a single-turn task: for each train item (a seed, or a dataset
+    item's id) the family's prompt and ``policy``'s completion."""
+    from designrl.tasks import FAMILIES, TASKS, find_item, is_test_item, reference_screenshot
+
+    family = FAMILIES[TASKS[task_id].family]
+    if policy not in family.policies:
+        raise ValueError(f"{policy!r} is not a model-free {family.name} policy; known: "
+                         f"{', '.join(family.policies)}")
+    held_out = [k for k in keys if is_test_item(task_id, k)]
+    if held_out:
+        raise ValueError(f"SFT items must be in the train split; {held_out[0]!r} is a test item")
+    for key in keys:
+        item = find_item(task_id, key)
+        screenshot = (reference_screenshot(family, item, runner, task_id)
+                      if family.reference is not None else None)
+        answer = family.policies[policy](item, 0)
+        yield {"messages": [*family.messages(item, screenshot),
+                            {"role": "assistant", "content": answer}],
+               "task_id": task_id, "item_id": item.id, "policy": policy}
 
 
 def check_train_seeds(seeds: Sequence[int]) -> None:

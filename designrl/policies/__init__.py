@@ -1,4 +1,5 @@
-"""Policies: heuristic layout policies, and language models through an inference backend.
+"""Policies: heuristic layout policies, each single-turn family's model-free policies, and
+language models through an inference backend.
 
 ``make_layout_policy("llm:PATH")`` is a language model loaded in process from the
 checkpoint directory PATH, asked in the prompt style it was trained on. ``vllm:MODEL``
@@ -11,11 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from designrl.policies.completion import PredictionLookup
 
 LAYOUT_POLICIES = ("random", "rule", "expert")
 LLM_PREFIX = "llm:"
 VLLM_PREFIX = "vllm:"
 LATEST_POLICY = "vllm:latest"
+PREDICTIONS_PREFIX = "predictions:"
 
 
 @dataclass(frozen=True)
@@ -58,18 +64,61 @@ def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
         return LLMLayoutPolicy(_local_backend(name[len(LLM_PREFIX):]), seed=seed, name=name,
                                temperature=temperature)
     if name.startswith(VLLM_PREFIX) and len(name) > len(VLLM_PREFIX):
-        from designrl.inference.openai_backend import OpenAIBackend
-        from designrl.inference.vllm_server import version_name
         from designrl.policies.llm.layout_policy import LLMLayoutPolicy
 
-        if server is None:
-            raise ValueError(f"{name}: no inference server is configured to sample from")
-        model = name[len(VLLM_PREFIX):]
-        if name == LATEST_POLICY:
-            model = server.base_model if version is None else version_name(version)
-        backend = OpenAIBackend(server.base_url, model, api_key=server.api_key,
-                                prompt_style=server.prompt_style)
-        return LLMLayoutPolicy(backend, seed=seed, name=name, temperature=temperature)
+        return LLMLayoutPolicy(_served_backend(name, server, version), seed=seed, name=name,
+                               temperature=temperature)
     raise ValueError(f"unknown layout policy {name!r}; known: {', '.join(LAYOUT_POLICIES)}, "
                      f"{LLM_PREFIX}<model directory>, {VLLM_PREFIX}<served model> or "
                      f"{LATEST_POLICY}")
+
+
+def _served_backend(name: str, server: InferenceServer | None, version: int | None):
+    """The OpenAI-compatible backend a ``vllm:`` policy samples on."""
+    from designrl.inference.openai_backend import OpenAIBackend
+    from designrl.inference.vllm_server import version_name
+
+    if server is None:
+        raise ValueError(f"{name}: no inference server is configured to sample from")
+    model = name[len(VLLM_PREFIX):]
+    if name == LATEST_POLICY:
+        model = server.base_model if version is None else version_name(version)
+    return OpenAIBackend(server.base_url, model, api_key=server.api_key,
+                         prompt_style=server.prompt_style)
+
+
+def policy_names(family, *, served: bool = False) -> list[str]:
+    """What a family's policy may be called, for errors and the catalog; ``served``: on a
+    server, where no model is loaded from a local directory (no ``llm:``)."""
+    return [*family.policies, *(() if served else (f"{LLM_PREFIX}<model directory>",)),
+            f"{VLLM_PREFIX}<served model>", LATEST_POLICY,
+            *(() if family.multi_turn else (f"{PREDICTIONS_PREFIX}<set>",))]
+
+
+def accepts_policy(family, name: str) -> bool:
+    """Whether ``family`` runs a policy called ``name`` (its shape, not that it exists)."""
+    prefixes = (LLM_PREFIX, VLLM_PREFIX) + (() if family.multi_turn else (PREDICTIONS_PREFIX,))
+    return name in family.policies or any(
+        name.startswith(p) and len(name) > len(p) for p in prefixes)
+
+
+def make_completion_policy(family, name: str, seed: int = 0, *, temperature: float = 0.0,
+                           server: InferenceServer | None = None, version: int | None = None,
+                           predictions: PredictionLookup | None = None):
+    """A single-turn family's policy by name (``designrl.policies.completion``)."""
+    from designrl.policies.completion import ModelFreePolicy, ModelPolicy, PredictionsPolicy
+
+    if name in family.policies:
+        return ModelFreePolicy(name, family.policies[name], seed)
+    if name.startswith(PREDICTIONS_PREFIX) and len(name) > len(PREDICTIONS_PREFIX):
+        if predictions is None:
+            raise ValueError(f"{name}: no prediction sets are available here")
+        return PredictionsPolicy(name, predictions)
+    if name.startswith(LLM_PREFIX) and len(name) > len(LLM_PREFIX):
+        return ModelPolicy(name, _local_backend(name[len(LLM_PREFIX):]), temperature,
+                           family.max_tokens, seed)
+    if name.startswith(VLLM_PREFIX) and len(name) > len(VLLM_PREFIX):
+        return ModelPolicy(name, _served_backend(name, server, version), temperature,
+                           family.max_tokens, seed)
+    raise ValueError(f"unknown {family.name} policy {name!r}; known: "
+                     f"{', '.join(policy_names(family))}")

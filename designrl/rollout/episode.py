@@ -9,12 +9,15 @@ job run in one process.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from designrl.policies import InferenceServer
 from designrl.rollout.record import EpisodeRecord, StepRecord
+from designrl.rollout.single_turn import EpisodeContext, run_single_turn
+from designrl.tasks import get_family
 
 OnStep = Callable[[StepRecord], object]  # sees each step as it is taken (live viewers)
 
@@ -32,18 +35,23 @@ class EpisodeSpec(BaseModel):
     step_limit: int = 64
     temperature: float = 0.0  # language-model policies: 0 is greedy
     sampling_seed: int | None = None  # sampled episodes of one group differ by this
+    source: str | None = None  # a dataset task's file: a registered name, or (embedded) a path
 
 
 def run_episode_spec(spec: EpisodeSpec, server: InferenceServer | None = None,
-                     on_step: OnStep | None = None) -> EpisodeRecord:
+                     on_step: OnStep | None = None, *,
+                     context: EpisodeContext | None = None) -> EpisodeRecord:
     """Run the episode ``spec`` names (``vllm:`` policies sample on ``server``). Unknown
-    families and policies raise ``ValueError`` (a bad job, caught before anything runs);
-    a bad step or page is a scored record. ``on_step`` gets each step, in order, equal
-    to the record's ``steps`` item it becomes."""
-    if spec.family == "layout":
+    families, tasks, items and policies raise ``ValueError`` (a bad job, caught before
+    anything runs); a bad step or page is a scored record. ``on_step`` gets each step of
+    a multi-turn episode, in order, equal to the record's ``steps`` item it becomes.
+    ``context``: the browser pool, prediction sets and datasets single-turn episodes use."""
+    if get_family(spec.family).multi_turn:
         return _run_layout(spec, server, on_step)
-    raise ValueError(f"family {spec.family!r} has no policy that runs episodes yet "
-                     "(language-model policies come with inference)")
+    context = context or EpisodeContext()
+    if server is not None and context.server is None:
+        context = replace(context, server=server)
+    return run_single_turn(spec, context)
 
 
 def _run_layout(spec: EpisodeSpec, server: InferenceServer | None,

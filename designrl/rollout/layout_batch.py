@@ -22,9 +22,9 @@ from typing import Any
 
 from designrl.inference.types import Backend
 from designrl.policies.llm.layout_policy import EpisodeStats, step_seed
-from designrl.policies.llm.layout_prompt import PromptStyle, layout_messages
 from designrl.rollout.layout_episode import episode_record, step_entry
 from designrl.tasks.layout.env import LayoutEnv, LayoutObservation
+from designrl.tasks.layout.prompt import PromptStyle, layout_messages
 
 DEFAULT_STEP_LIMIT = 64  # run_episode's
 

@@ -4,6 +4,7 @@ The embedded benchmark, the workers and the database all speak this type, so an
 episode run anywhere is recorded the same way. ``outcome`` is ``ok`` or why the
 episode could not be scored normally (``invalid_output``, ``render_failed``,
 ``timeout``, ``error``); a scored failure is still a record, never an exception.
+Single-turn records also carry the completion and the renders (``images``).
 """
 
 from __future__ import annotations
@@ -45,8 +46,11 @@ class EpisodeRecord(BaseModel):
     seconds: float | None = None
     steps: list[StepRecord] = Field(default_factory=list)
     rewards: dict[str, float] = Field(default_factory=dict)  # named components
-    summary: dict[str, Any] = Field(default_factory=dict)  # layouts before/after, renders, ...
+    summary: dict[str, Any] = Field(default_factory=dict)  # layouts before/after, details, ...
     error: str | None = None
+    completion: str | None = None  # single-turn: the policy's whole answer
+    # single-turn: PNGs by name; stored as artifacts beside the row, never in its JSON
+    images: dict[str, bytes] = Field(default_factory=dict, exclude=True, repr=False)
 
     @classmethod
     def from_layout(cls, record: dict[str, Any]) -> EpisodeRecord:

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from designrl.policies import LATEST_POLICY, InferenceServer
 from designrl.rollout.episode import EpisodeSpec, OnStep, run_episode_spec
 from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.single_turn import EpisodeContext
 from designrl.store.jobs import claim_episode, finish_episode
 
 Outcome = Literal["done", "duplicate", "skipped", "gave_up"]
@@ -41,7 +42,7 @@ def stored_spec(episode) -> EpisodeSpec:
     sampled = episode.group_id is not None
     return EpisodeSpec(family=episode.family, task_id=episode.task_id, policy=episode.policy,
                        seed=episode.seed, item_key=episode.item_key, profile=episode.profile,
-                       policy_version=episode.policy_version,
+                       policy_version=episode.policy_version, source=episode.source,
                        temperature=float(episode.job.spec.get("temperature", 1.0)) if sampled
                        else 0.0,
                        sampling_seed=(episode.seed or 0) * 1_000 + episode.position if sampled
@@ -52,13 +53,15 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
                        publish: Callable[[str], object] | None = None,
                        max_attempts: int = 3, server: InferenceServer | None = None,
                        latest_version: Callable[[], int | None] | None = None,
-                       on_step: OnStep | None = None) -> Ran:
+                       on_step: OnStep | None = None,
+                       context: EpisodeContext | None = None) -> Ran:
     """Run one stored episode. Its outcome is ``done`` (written now), ``duplicate``
     (another delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
     ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed).
     ``vllm:`` policies sample on ``server``; ``latest_version`` says which version
     ``vllm:latest`` is now; ``on_step`` sees each step as it is taken (the record is
-    still written once, at the end)."""
+    still written once, at the end); ``context`` is what single-turn episodes use (the
+    browser pool, prediction sets, registered datasets)."""
     with sessions() as session:
         episode = claim_episode(session, episode_id, worker)
         if episode is None:
@@ -74,7 +77,7 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
             session.commit()
         spec = stored_spec(episode)
     try:
-        record = run_episode_spec(spec, server, on_step)
+        record = run_episode_spec(spec, server, on_step, context=context)
     except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
         record = EpisodeRecord(outcome="error", error=str(exc))
     return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)

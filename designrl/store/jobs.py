@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from designrl.rollout.record import EpisodeRecord
 from designrl.store.models import (
     FINISHED,
+    Artifact,
     Episode,
     Group,
     Job,
@@ -47,6 +48,7 @@ class EpisodePlan:
     profile: str | None = None
     policy_version: int | None = None
     group: int | None = None
+    source: str | None = None  # a dataset task's file (a registered name, or embedded a path)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def create_job(session: Session, *, kind: str, spec: dict[str, Any],
     session.add_all(
         Episode(id=new_id(), job_id=job.id, position=i, family=p.family, task_id=p.task_id,
                 item_key=p.item_key, seed=p.seed, policy=p.policy,
-                policy_version=p.policy_version, profile=p.profile,
+                policy_version=p.policy_version, profile=p.profile, source=p.source,
                 group_id=groups[p.group].id if p.group is not None else None)
         for i, p in enumerate(plans))
     session.commit()
@@ -159,11 +161,16 @@ def _write_record(session: Session, episode: Episode, record: EpisodeRecord) -> 
     for name in ("outcome", "start_score", "final_score", "instruction_score", "total_reward",
                  "valid_action_rate", "seconds", "summary", "error"):
         setattr(episode, name, fields[name])
+    if fields["completion"] is not None:  # single-turn: what the policy answered
+        episode.summary = {**(fields["summary"] or {}), "completion": fields["completion"]}
     episode.steps_count = len(fields["steps"])
     session.add_all(Step(episode_id=episode.id, index=i, **step)
                     for i, step in enumerate(fields["steps"]))
     session.add_all(RewardComponent(episode_id=episode.id, name=name, value=value)
                     for name, value in fields["rewards"].items())
+    session.execute(delete(Artifact).where(Artifact.episode_id == episode.id))
+    session.add_all(Artifact(episode_id=episode.id, name=name, content_type="image/png",
+                             data=png) for name, png in record.images.items())
 
 
 def _lock_job_of(session: Session, episode_id: str) -> Job | None:

@@ -1,5 +1,6 @@
-"""The tables: jobs, their episodes, each episode's steps and reward components, groups
-(episodes sampled together for one training item) and policy versions; API keys.
+"""The tables: jobs, their episodes, each episode's steps, reward components and images
+(artifacts), groups (episodes sampled together for one training item), policy versions,
+prediction sets (completions users upload to be scored); API keys.
 
 An episode's id is its idempotency key: a worker that runs it twice (a retry,
 a redelivery after a crash) writes it once. Statuses are plain strings so a
@@ -12,7 +13,18 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -117,6 +129,7 @@ class Episode(Base):
     policy: Mapped[str] = mapped_column(String(100))
     policy_version: Mapped[int | None]
     profile: Mapped[str | None] = mapped_column(String(16))
+    source: Mapped[str | None] = mapped_column(String(500))  # a dataset task's named file
     status: Mapped[str] = mapped_column(String(16), default="queued")
     outcome: Mapped[str | None] = mapped_column(String(64))  # ok, or why not
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -138,6 +151,7 @@ class Episode(Base):
     job: Mapped[Job] = relationship(back_populates="episodes")
     steps: Mapped[list[Step]] = relationship(order_by="Step.index", cascade="all, delete-orphan")
     rewards: Mapped[list[RewardComponent]] = relationship(cascade="all, delete-orphan")
+    artifacts: Mapped[list[Artifact]] = relationship(cascade="all, delete-orphan")
 
 
 class Step(Base):
@@ -165,3 +179,30 @@ class RewardComponent(Base):
                                             primary_key=True)
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[float] = mapped_column(Float)
+
+
+class Artifact(Base):
+    """A file an episode produced (a render, as PNG), served to the key that owns its job."""
+
+    __tablename__ = "artifacts"
+
+    episode_id: Mapped[str] = mapped_column(ForeignKey("episodes.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    content_type: Mapped[str] = mapped_column(String(64), default="image/png")
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PredictionSet(Base):
+    """Completions a user already has, by item id: what a ``predictions:<id>`` policy answers."""
+
+    __tablename__ = "prediction_sets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_id)
+    name: Mapped[str | None] = mapped_column(String(100))
+    owner: Mapped[str | None] = mapped_column(String(100), index=True)
+    items: Mapped[dict[str, Any]] = mapped_column(deferred=True)  # item id -> completion
+    item_count: Mapped[int] = mapped_column(Integer)
+    size_bytes: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,60 +1,47 @@
-"""Every task designrl runs, in one flat registry: task id -> family and where its items come from.
+"""The registry: every task family, one line each, and the calls that dispatch through it.
 
-    from designrl.tasks import TASKS, load_rows, reward_function
+    from designrl.tasks import FAMILIES, TASKS, find_item, load_rows, reward_function
+    FAMILIES["svg"].policies                       # model-free policies by name
     TASKS["gen-poster"].family                     # "layout"
+    item = find_item("gen-svg", "1000003")         # a seed, or a dataset item's id
     rows = load_rows("svg-prompts", runner=runner)  # TRL dataset rows
     svg_reward = reward_function("svg", runner)     # TRL reward function
 
-Families:
+Families (``designrl.tasks.family.Family``):
 
-* ``layout``: multi-turn episodes in ``designrl.tasks.layout.LayoutEnv``; a
-  task's items are seeds (DesignGym's tasks and the generated families);
-* ``html``, ``svg``, ``webpage``: single-turn: a chat prompt, one completion,
-  and a batch reward function (TRL's signature) from the family's
-  ``get_*_reward``. Rows carry the prompt and the column the reward reads
-  (``reference_html``, ``requirements``, ``request``).
+* ``layout``: multi-turn episodes in ``LayoutEnv``; a task's items are seeds
+  (DesignGym's tasks and the generated families);
+* ``html``, ``svg``, ``webpage``: single-turn: a chat prompt, one completion, a
+  render and a reward. Items are seeds of a generator (``gen-html``, ``gen-svg``),
+  a set shipped with designrl, or a user's file (``needs_path``).
 
-Tasks whose items live in a file or folder the user has (``design2code``,
-``websight``, ``svgbench``) take its ``path``.
+Splits: seeds below ``TEST_SEED_START`` are train, from it test; a dataset item is
+test when a stable hash of its id says so (a fifth of them).
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from designrl.tasks.layout.generate import FAMILIES as LAYOUT_GENERATORS
-from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
+from designrl.tasks import html, layout, svg, webpage
+from designrl.tasks.family import TEST_SEED_START, Family, Task
 
 if TYPE_CHECKING:
     from designrl.render.runner import PoolRunner
 
-FAMILIES = ("layout", "html", "svg", "webpage")
-
-
-@dataclass(frozen=True)
-class Task:
-    id: str
-    family: str
-    source: str  # what its items are
-    needs_path: bool = False
-
-
-TASKS: dict[str, Task] = {task.id: task for task in (
-    *(Task(i, "layout", "DesignGym's task; items are seeds") for i in DESIGNGYM_TASK_IDS),
-    *(Task(f"gen-{g}", "layout", f"generated {g} layouts; items are seeds")
-      for g in LAYOUT_GENERATORS),
-    Task("design2code", "html", "a Design2Code-style folder of N.html pages", needs_path=True),
-    Task("websight", "html", "a WebSight-style JSONL file (html or text per line)",
-         needs_path=True),
-    Task("svg-prompts", "svg", "designrl's own prompts with requirements"),
-    Task("svgbench", "svg", "SVGBench's questions.json (or a file in its format)",
-         needs_path=True),
-    Task("webpage-prompts", "webpage", "designrl's own webpage requests"),
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    layout.FAMILY,
+    html.FAMILY,
+    svg.FAMILY,
+    webpage.FAMILY,
 )}
+TASKS: dict[str, Task] = {t.id: t for f in FAMILIES.values() for t in f.tasks}
+TEST_SHARE = 5  # one dataset item in TEST_SHARE is in the test split
 
 
 def family_of(task_id: str) -> str:
@@ -64,28 +51,67 @@ def family_of(task_id: str) -> str:
         raise ValueError(f"unknown task {task_id!r}; known: {', '.join(TASKS)}") from None
 
 
-def load_items(task_id: str, path: str | Path | None = None, limit: int | None = None) -> list:
-    """The items of a single-turn task (``HtmlItem``, ``SvgItem`` or ``WebpageItem``)."""
-    task = TASKS.get(task_id)
-    family = family_of(task_id)
-    if family == "layout":
+def get_family(name: str) -> Family:
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise ValueError(f"unknown family {name!r}; known: {', '.join(FAMILIES)}") from None
+
+
+def is_test_item(task_id: str, key: str | int) -> bool:
+    """Whether an item is in its task's test split (held out from training)."""
+    if TASKS[task_id].seeded:
+        return int(key) >= TEST_SEED_START
+    return zlib.crc32(str(key).encode()) % TEST_SHARE == 0
+
+
+def _checked(task_id: str, path: str | Path | None) -> Task:
+    task = TASKS.get(task_id) or TASKS[family_of(task_id)]
+    if FAMILIES[task.family].multi_turn:
         raise ValueError(f"{task_id} is a layout task: its items are seeds for LayoutEnv.reset")
     if task.needs_path and path is None:
         raise ValueError(f"task {task_id} needs a path: {task.source}")
-    if task_id == "design2code":
-        from designrl.tasks.html.dataset import load_design2code
-        return load_design2code(path, limit)
-    if task_id == "websight":
-        from designrl.tasks.html.dataset import iter_websight
-        return list(islice(iter_websight(path), limit))
-    if task_id == "svgbench":
-        from designrl.tasks.svg.dataset import load_questions
-        return load_questions(path, limit)
-    if task_id == "svg-prompts":
-        from designrl.tasks.svg.dataset import load_prompts as load_svg_prompts
-        return load_svg_prompts()[:limit]
-    from designrl.tasks.webpage.dataset import load_prompts as load_webpage_prompts
-    return load_webpage_prompts(path)[:limit]
+    if path is not None and not task.reads_path:
+        raise ValueError(f"task {task_id} reads no file: {task.source}")
+    return task
+
+
+def _loaded(task_id: str, path: str | None) -> tuple:
+    """A dataset's items, read again when its file changes."""
+    stamp = None if path is None else Path(path).stat().st_mtime_ns
+    return _read(task_id, path, stamp)
+
+
+@lru_cache(maxsize=16)
+def _read(task_id: str, path: str | None, stamp: int | None) -> tuple:
+    return tuple(TASKS[task_id].load(Path(path) if path is not None else None))
+
+
+def load_items(task_id: str, path: str | Path | None = None, limit: int | None = None,
+               seeds: list[int] | None = None) -> list:
+    """The items of a single-turn task: a dataset's (in order), or a generator's for
+    ``seeds`` (default: the first ``limit`` or 3 test seeds)."""
+    task = _checked(task_id, path)
+    if task.generate is not None:
+        seeds = seeds if seeds is not None else [TEST_SEED_START + i for i in range(limit or 3)]
+        return [task.generate(s) for s in seeds]
+    return list(islice(_loaded(task_id, None if path is None else str(path)), limit))
+
+
+def find_item(task_id: str, key: str | int, path: str | Path | None = None) -> Any:
+    """One item of a single-turn task: by seed for a generated task, else by its id."""
+    task = _checked(task_id, path)
+    if task.generate is not None:
+        try:
+            return task.generate(int(key))
+        except ValueError:
+            raise ValueError(f"{task_id} items are seeds (integers), not {key!r}") from None
+    items = _loaded(task_id, None if path is None else str(path))
+    for item in items:
+        if item.id == str(key):
+            return item
+    known = ", ".join(i.id for i in items[:10]) + (", ..." if len(items) > 10 else "")
+    raise ValueError(f"{task_id} has no item {key!r}; its items: {known}")
 
 
 def load_rows(task_id: str, path: str | Path | None = None, limit: int | None = None,
@@ -95,43 +121,33 @@ def load_rows(task_id: str, path: str | Path | None = None, limit: int | None = 
 
     html prompts show the reference's screenshot, rendered here: they need ``runner``.
     """
-    family = family_of(task_id)
+    family = FAMILIES[family_of(task_id)]
     items = load_items(task_id, path, limit)
-    if family == "html":
-        if runner is None:
-            raise ValueError("html rows show a rendered screenshot: pass a PoolRunner")
-        return [_html_row(task_id, item, runner) for item in items]
-    if family == "svg":
-        from designrl.tasks.svg.prompt import build_messages as svg_messages
-        return [{"prompt": svg_messages(item), "requirements": list(item.requirements),
-                 "task_id": task_id, "item_id": item.id} for item in items]
-    from designrl.tasks.webpage.prompt import build_messages as webpage_messages
-    return [{"prompt": webpage_messages(item), "request": item.prompt,
-             "task_id": task_id, "item_id": item.id} for item in items]
+    if family.reference is not None and runner is None:
+        raise ValueError("html rows show a rendered screenshot: pass a PoolRunner")
+    rows = []
+    for item in items:
+        screenshot = None if family.reference is None else reference_screenshot(
+            family, item, runner, task_id)
+        rows.append({"prompt": family.messages(item, screenshot), **family.reward_column(item),
+                     "task_id": task_id, "item_id": item.id})
+    return rows
 
 
-def _html_row(task_id: str, item, runner: PoolRunner) -> dict[str, Any]:
-    from designrl.tasks.html.prompt import build_messages as html_messages
-
-    render = runner.render(item.html)
+def reference_screenshot(family: Family, item: Any, runner: PoolRunner, task_id: str) -> bytes:
+    """The screenshot of an item's reference page (what an html prompt shows)."""
+    render = runner.render(family.reference(item))
     if not render.ok or not render.png:
         raise ValueError(f"{task_id} item {item.id}: the reference page does not render "
                          f"({render.error or 'no screenshot'})")
-    return {"prompt": html_messages(render.png), "reference_html": item.html,
-            "task_id": task_id, "item_id": item.id}
+    return render.png
 
 
 def reward_function(family: str, runner: PoolRunner | None = None,
                     **options: Any) -> Callable[..., list]:
     """The batch reward function of a single-turn family (``options`` go to its factory)."""
-    if family == "html":
-        from designrl.tasks.html.reward import get_html_reward
-        return get_html_reward(runner, **options)
-    if family == "svg":
-        from designrl.tasks.svg.reward import get_svg_reward
-        return get_svg_reward(runner, **options)
-    if family == "webpage":
-        from designrl.tasks.webpage.reward import get_webpage_reward
-        return get_webpage_reward(runner, **options)
-    raise ValueError(f"no batch reward function for family {family!r}: layout is scored by "
-                     "LayoutEnv episodes" if family == "layout" else f"unknown family {family!r}")
+    record = get_family(family)
+    if record.batch_reward is None:
+        raise ValueError(f"{family} is scored by its episodes (LayoutEnv), not by a batch "
+                         "reward function")
+    return record.batch_reward(runner, **options)

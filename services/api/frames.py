@@ -29,8 +29,6 @@ def episode_svg(episode: Episode, which: Literal["before", "after"] | int,
     from designrl.tasks.layout.render import layout_to_svg
     from designrl.tasks.layout.spec import Layout
 
-    if episode.family != "layout":
-        raise NoImage(f"episode {episode.id} is not a layout episode")
     if isinstance(which, int):
         actions = [step.action for step in episode.steps] or list(live)
         if not 0 <= which < len(actions):

@@ -1,9 +1,9 @@
 """The API application: ``create_app(settings)``; ``uvicorn services.api.main:app`` serves it.
 
 Wiring only: settings, the database and Redis clients, the enqueue function, error
-handlers (422 with a readable message, 413 for oversized bodies, 503 when the
-database is down), the routers, the web UI (``/ui``), ``/metrics``, the reconciler
-loop, and the layout env's OpenEnv server mounted at ``/env``.
+handlers (422 with a readable message, 413 for oversized bodies, prediction sets having
+a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
+``/metrics``, the reconciler loop, and the layout env's OpenEnv server mounted at ``/env``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from designrl.rollout.reconcile import reconcile
 from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.models import utcnow
 from services.api import metrics
-from services.api.routers import episodes, health, jobs, runs, training
+from services.api.routers import episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
 
@@ -78,7 +78,8 @@ def create_app(settings: ApiSettings | None = None, *,
     app.state.settings = settings
     _add_error_handlers(app)
     _add_middleware(app, settings)
-    for router in (health.router, jobs.router, episodes.router, runs.router, training.router):
+    for router in (health.router, jobs.router, episodes.router, runs.router,
+                   predictions.router, training.router):
         app.include_router(router)
     mount_ui(app)
 
@@ -144,10 +145,13 @@ def _add_middleware(app: FastAPI, settings: ApiSettings) -> None:
         if length is None and "chunked" in request.headers.get("transfer-encoding", ""):
             return JSONResponse(status_code=411, content={
                 "error": "length_required", "message": "send a Content-Length"})
-        if length is not None and (not length.isdigit() or int(length) > settings.max_body_bytes):
+        limit, what = settings.max_body_bytes, "request bodies"
+        if request.method == "POST" and request.url.path == predictions.PATH:
+            limit, what = settings.max_prediction_set_bytes, "prediction sets"
+        if length is not None and (not length.isdigit() or int(length) > limit):
             return JSONResponse(status_code=413, content={
                 "error": "payload_too_large",
-                "message": f"request bodies are limited to {settings.max_body_bytes} bytes"})
+                "message": f"{what} are limited to {limit} bytes"})
         started = time.perf_counter()
         response = await call_next(request)
         route = request.scope.get("route")

@@ -6,26 +6,64 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
-from designrl.policies import LATEST_POLICY, LAYOUT_POLICIES, VLLM_PREFIX
+from designrl.policies import (
+    LLM_PREFIX,
+    PREDICTIONS_PREFIX,
+    VLLM_PREFIX,
+    accepts_policy,
+    policy_names,
+)
 from designrl.tasks import FAMILIES, TASKS
+from designrl.tasks.family import Family
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
+from services.api.settings import DATASET_NAME
 
 Seed = Annotated[int, Field(ge=0, le=2**62)]
+ItemId = Annotated[str, StringConstraints(min_length=1, max_length=200)]
 Profile = Literal["default", "designgym"]
 SERVED_POLICY = re.compile(re.escape(VLLM_PREFIX) + r"[A-Za-z0-9][A-Za-z0-9._/-]{0,127}")
-RUNNABLE_FAMILIES = ("layout",)  # the others need language-model policies
+PREDICTIONS_POLICY = re.compile(re.escape(PREDICTIONS_PREFIX) + r"[A-Za-z0-9_-]{1,32}")
+
+
+class ItemRange(BaseModel):
+    """Items ``start`` (from 0) up to ``stop`` (excluded; None: to the end) of a dataset, in
+    its order; a stop past the end stops at the end."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    start: int = Field(0, ge=0)
+    stop: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self):
+        if self.stop is not None and self.stop <= self.start:
+            raise ValueError(f"item_range: stop ({self.stop}) must be after start ({self.start})")
+        return self
 
 
 class _JobRequest(BaseModel):
-    """``tasks``, or ``families`` (every registered task of each), × ``seeds``."""
+    """``tasks``, or ``families`` (every task of each that needs no dataset file), × their
+    items: ``seeds`` for seeded tasks (layout's, gen-html, gen-svg), ``items`` (ids) or
+    ``item_range`` for dataset tasks; ``dataset`` names a dataset the operator registered
+    (``GET /v1/catalog`` lists them) for tasks that read one."""
 
     model_config = ConfigDict(extra="forbid")
 
     tasks: list[str] = Field(min_length=1, max_length=100)
-    families: list[str] | None = Field(None, min_length=1, max_length=4)
-    seeds: list[Seed] = Field(min_length=1, max_length=1000)
+    families: list[str] | None = Field(None, min_length=1, max_length=len(FAMILIES))
+    seeds: list[Seed] | None = Field(None, min_length=1, max_length=1000)
+    items: list[ItemId] | None = Field(None, min_length=1, max_length=1000)
+    item_range: ItemRange | None = None
+    dataset: str | None = Field(None, max_length=500)
     profile: Profile = "default"
 
     @model_validator(mode="before")
@@ -47,30 +85,72 @@ class _JobRequest(BaseModel):
             raise ValueError(f"unknown family {unknown[0]!r}; known: {', '.join(FAMILIES)}")
         designgym = data.get("profile") == "designgym"
         tasks = [t for t, task in TASKS.items() if task.family in families
-                 and (not designgym or t in DESIGNGYM_TASK_IDS)]
+                 and not task.needs_path and (not designgym or t in DESIGNGYM_TASK_IDS)]
         return {**data, "tasks": tasks}
 
     @field_validator("tasks")
     @classmethod
-    def _known_runnable_tasks(cls, tasks: list[str]) -> list[str]:
-        return [_runnable_task(t) for t in tasks]
+    def _known_tasks(cls, tasks: list[str]) -> list[str]:
+        return [known_task(t) for t in tasks]
+
+    @field_validator("dataset")
+    @classmethod
+    def _a_name(cls, dataset: str | None) -> str | None:
+        return None if dataset is None else dataset_name(dataset)
 
     @model_validator(mode="after")
-    def _profile_fits(self):
-        _check_profile(self.profile, self.tasks)
+    def _items_fit(self):
+        check_items(self.tasks, self.seeds, self.items, self.item_range, self.dataset)
+        check_profile(self.profile, self.tasks)
         return self
 
 
-def _runnable_task(task_id: str) -> str:
+def known_task(task_id: str) -> str:
     if task_id not in TASKS:
-        raise ValueError(f"unknown task {task_id!r}")
-    if TASKS[task_id].family not in RUNNABLE_FAMILIES:
-        raise ValueError(f"task {task_id!r} ({TASKS[task_id].family}) needs a "
-                         "language-model policy, which this server does not run yet")
+        raise ValueError(f"unknown task {task_id!r}; known: {', '.join(TASKS)}")
     return task_id
 
 
-def _check_profile(profile: str, tasks: list[str]) -> None:
+def dataset_name(dataset: str) -> str:
+    """A dataset is named, never located: a path is refused before anything looks it up."""
+    if not re.fullmatch(DATASET_NAME, dataset):
+        raise ValueError(f"dataset {dataset[:100]!r} is not a dataset name: name one the "
+                         "operator registered (GET /v1/catalog lists them); paths are not "
+                         "accepted")
+    return dataset
+
+
+def check_items(tasks: list[str], seeds: list[int] | None, items: list[str] | None,
+                item_range: ItemRange | None, dataset: str | None) -> None:
+    """Each task gets items it can name: seeds for seeded tasks, ids or a range for dataset
+    tasks, and a dataset for those that read one."""
+    seeded = [t for t in tasks if TASKS[t].seeded]
+    named = [t for t in tasks if not TASKS[t].seeded]
+    if items is not None and item_range is not None:
+        raise ValueError("give items or item_range, not both")
+    if seeded and seeds is None:
+        raise ValueError(f"{', '.join(seeded)}: items are seeds; give seeds")
+    if seeds is not None and not seeded:
+        raise ValueError(f"seeds were given, but {', '.join(named)} name items by id: give "
+                         "items or item_range instead")
+    if named and items is None and item_range is None:
+        raise ValueError(f"{', '.join(named)}: items are named by id; give items (ids) or "
+                         'item_range ({"start": 0, "stop": 10})')
+    if not named and (items is not None or item_range is not None):
+        raise ValueError(f"items and item_range name dataset items, but {', '.join(seeded)} "
+                         "name items by seed: give seeds")
+    reading = [t for t in named if TASKS[t].reads_path]
+    if dataset is not None and not reading:
+        raise ValueError(f"dataset names the file of a dataset task; {', '.join(tasks)} "
+                         "read none")
+    for task_id in named:
+        task = TASKS[task_id]
+        if task.needs_path and dataset is None:
+            raise ValueError(f"task {task_id} reads {task.source}: name a registered dataset "
+                             "in dataset (GET /v1/catalog lists them)")
+
+
+def check_profile(profile: str, tasks: list[str]) -> None:
     if profile == "designgym":
         other = [t for t in tasks if t not in DESIGNGYM_TASK_IDS]
         if other:
@@ -78,29 +158,56 @@ def _check_profile(profile: str, tasks: list[str]) -> None:
                              f"{', '.join(other)}")
 
 
-def _known_policy(policy: str) -> str:
-    """A heuristic policy, or a model on the workers' inference server (``vllm:NAME``,
-    ``vllm:latest``); never ``llm:PATH``, which would load a path of the client's choosing."""
-    if policy not in LAYOUT_POLICIES and not SERVED_POLICY.fullmatch(policy):
-        raise ValueError(f"unknown policy {policy!r}; known: {', '.join(LAYOUT_POLICIES)}, "
-                         f"{VLLM_PREFIX}<served model name> or {LATEST_POLICY}")
-    return policy
+def server_policy_names(family: Family) -> list[str]:
+    """What a family's policy may be called in a request: never ``llm:PATH``, which would
+    load a path of the client's choosing on the workers."""
+    return policy_names(family, served=True)
+
+
+def runs_policy(family: Family, policy: str) -> bool:
+    """Whether a server runs ``policy`` on ``family``'s tasks."""
+    if policy.startswith(LLM_PREFIX) or not accepts_policy(family, policy):
+        return False
+    if policy.startswith(VLLM_PREFIX):
+        return bool(SERVED_POLICY.fullmatch(policy))
+    if policy.startswith(PREDICTIONS_PREFIX):
+        return bool(PREDICTIONS_POLICY.fullmatch(policy))
+    return True
+
+
+def check_policies(policies: list[str], tasks: list[str], *, every: bool = True) -> None:
+    """Each policy runs every task's family (``every``: a rollout's one policy) or at least
+    one of them (a benchmark runs each policy on the tasks whose family takes it); what a
+    server must not run is refused (``llm:``). The error lists what the family accepts."""
+    families = {TASKS[t].family: FAMILIES[TASKS[t].family] for t in tasks}
+    for policy in policies:
+        refusing = [f for f in families.values() if not runs_policy(f, policy)]
+        if not refusing or (not every and len(refusing) < len(families)):
+            continue
+        family = refusing[0]
+        known = ", ".join(server_policy_names(family))
+        if len(refusing) == len(families):
+            raise ValueError(f"unknown policy {policy[:140]!r} for {family.name} tasks; "
+                             f"known: {known}")
+        its = ", ".join(t for t in tasks if TASKS[t].family == family.name)
+        raise ValueError(f"policy {policy!r} does not run {family.name} tasks ({its}); "
+                         f"{family.name} policies: {known}")
 
 
 class BenchmarkJobRequest(_JobRequest):
-    """Every task × seed × policy, one episode each."""
+    """Every task × item × policy whose family runs it, one episode each."""
 
     kind: Literal["benchmark"]
     policies: list[str] = Field(min_length=1, max_length=20)
 
-    @field_validator("policies")
-    @classmethod
-    def _known_policies(cls, policies: list[str]) -> list[str]:
-        return [_known_policy(p) for p in policies]
+    @model_validator(mode="after")
+    def _policies_fit(self):
+        check_policies(self.policies, self.tasks, every=False)
+        return self
 
 
 class RolloutJobRequest(_JobRequest):
-    """For training: every task × seed is one group of ``group_size`` sampled episodes.
+    """For training: every task × item is one group of ``group_size`` sampled episodes.
     ``vllm:latest`` with no ``policy_version`` samples the learner's newest version."""
 
     kind: Literal["rollout"]
@@ -109,10 +216,10 @@ class RolloutJobRequest(_JobRequest):
     policy_version: int | None = Field(None, ge=0)
     temperature: float = Field(1.0, ge=0, le=2, description="sampling temperature")
 
-    @field_validator("policy")
-    @classmethod
-    def _known(cls, policy: str) -> str:
-        return _known_policy(policy)
+    @model_validator(mode="after")
+    def _policy_fits(self):
+        check_policies([self.policy], self.tasks)
+        return self
 
 
 JobRequest = Annotated[BenchmarkJobRequest | RolloutJobRequest, Field(discriminator="kind")]
@@ -151,8 +258,9 @@ class EpisodeOut(BaseModel):
     position: int
     family: str
     task_id: str
-    item_key: str
+    item_key: str  # the seed, or the dataset item's id
     seed: int | None
+    source: str | None  # the registered dataset a dataset task's item came from
     policy: str
     profile: str | None
     status: str
@@ -166,6 +274,7 @@ class EpisodeOut(BaseModel):
     steps_count: int | None
     seconds: float | None
     error: str | None
+    images: list[str]  # renders it stored: GET links[name] (/images/{name}.png)
     links: dict[str, str]
 
 
@@ -185,39 +294,49 @@ class StepOut(BaseModel):
 
 class EpisodeDetail(EpisodeOut):
     steps: list[StepOut]
-    rewards: dict[str, float]
-    summary: dict[str, Any] | None
+    rewards: dict[str, float]  # the reward's named components
+    completion: str | None  # single-turn: the policy's whole answer
+    details: dict[str, Any] | None  # single-turn: requirement verdicts, findings, interactions
+    summary: dict[str, Any] | None  # the rest of the stored summary
 
 
 class RunRequest(BaseModel):
     """One episode to watch in the web UI: run as a one-episode benchmark job, unless the same
-    episode (task, seed, policy, profile) has finished already."""
+    episode (task, item, policy, profile, dataset) has finished already. ``seed`` names the
+    item of a seeded task, ``item`` a dataset task's."""
 
     model_config = ConfigDict(extra="forbid")
 
     task: str
-    seed: Seed
+    seed: Seed | None = None
+    item: ItemId | None = None
     policy: str
     profile: Profile = "default"
+    dataset: str | None = Field(None, max_length=500)
 
     @field_validator("task")
     @classmethod
-    def _runnable(cls, task: str) -> str:
-        return _runnable_task(task)
+    def _known_task(cls, task: str) -> str:
+        return known_task(task)
 
-    @field_validator("policy")
+    @field_validator("dataset")
     @classmethod
-    def _known(cls, policy: str) -> str:
-        return _known_policy(policy)
+    def _a_name(cls, dataset: str | None) -> str | None:
+        return None if dataset is None else dataset_name(dataset)
 
     @model_validator(mode="after")
-    def _profile_fits(self):
-        _check_profile(self.profile, [self.task])
+    def _fits(self):
+        check_items([self.task], None if self.seed is None else [self.seed],
+                    None if self.item is None else [self.item], None, self.dataset)
+        check_policies([self.policy], [self.task])
+        check_profile(self.profile, [self.task])
         return self
 
     def as_job(self) -> BenchmarkJobRequest:
-        return BenchmarkJobRequest(kind="benchmark", tasks=[self.task], seeds=[self.seed],
-                                   policies=[self.policy], profile=self.profile)
+        return BenchmarkJobRequest(
+            kind="benchmark", tasks=[self.task], policies=[self.policy], profile=self.profile,
+            seeds=None if self.seed is None else [self.seed],
+            items=None if self.item is None else [self.item], dataset=self.dataset)
 
 
 class RunOut(BaseModel):
@@ -226,25 +345,57 @@ class RunOut(BaseModel):
     episode: EpisodeOut
 
 
-class FamilyOut(BaseModel):
-    name: str
-    runnable: bool  # whether this server runs its episodes (layout: heuristic policies)
-
-
 class TaskOut(BaseModel):
     id: str
     family: str
-    source: str
+    source: str  # what its items are
+    needs_path: bool  # it reads a dataset file: a job names a registered ``dataset``
+    seeded: bool  # items are seeds (else dataset items, named by id)
     designgym: bool  # runs under the designgym profile too
 
 
+class FamilyOut(BaseModel):
+    name: str
+    summary: str
+    multi_turn: bool
+    components: list[str]  # the reward's named components
+    oracles: list[str]  # policies that see the answer (ceilings, not models)
+    tasks: list[TaskOut]
+    policies: list[str]  # what a job may name: model-free, served models, the prefixes
+    runnable: bool  # the web UI's Run page shows its episodes step by step (multi-turn)
+
+
 class Catalog(BaseModel):
-    """What a run or a benchmark can be made of, for the web UI's forms."""
+    """What a run or a benchmark can be made of: the families with their tasks and policies,
+    the registered datasets, the served models; ``tasks``, ``policies`` and ``profiles`` are
+    the web UI's Run page lists."""
 
     families: list[FamilyOut]
     tasks: list[TaskOut]
-    policies: list[str]
+    policies: list[str]  # the Run page's: model-free policies of its (multi-turn) families
     profiles: list[str]
+    datasets: list[str]  # registered dataset names (a job's ``dataset``)
+    served_models: list[str]  # on the inference server (``vllm:NAME``); empty: none known
+
+
+class PredictionSetIn(BaseModel):
+    """Completions you already have, by item id; a benchmark job then names the set as the
+    policy ``predictions:<id>``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, min_length=1, max_length=100, pattern=r"^[^\x00-\x1f\x7f]+$")
+    items: dict[ItemId, str] = Field(min_length=1)
+
+
+class PredictionSetOut(BaseModel):
+    id: str
+    name: str | None
+    owner: str | None
+    items: int  # how many completions it holds
+    bytes: int  # their size (UTF-8, ids included)
+    policy: str  # what a job names it as
+    created_at: datetime
 
 
 class EpisodeStats(BaseModel):

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from designrl.learner.versions import VERSION_KEY
 from designrl.rollout.groups import GROUPS_STREAM
+
+# A registered dataset's name: a plain word, so no request can pass for a path.
+DATASET_NAME = r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}"
+DatasetName = Annotated[str, StringConstraints(pattern=f"^{DATASET_NAME}$")]
 
 
 class ApiSettings(BaseSettings):
@@ -19,9 +25,21 @@ class ApiSettings(BaseSettings):
     groups_stream: str = GROUPS_STREAM
     migrate_on_start: bool = True  # bring the schema to the newest migration at start-up
     max_body_bytes: int = 1_000_000
+    # A prediction set's request body (POST /v1/prediction-sets) may be this big instead.
+    max_prediction_set_bytes: int = 16 * 1024 * 1024
     max_episodes_per_job: int = 20_000
     reconcile_every_s: float = 30.0  # 0 turns the reconciler off
     requeue_after_s: float = 900.0  # a queued episode enqueued this long ago lost its task
+    # Dataset files the operator registered, by name (DESIGNRL_DATASETS, a JSON object:
+    # '{"svgbench": "/data/svgbench/questions.json"}'). A job names one as ``dataset``
+    # for its dataset tasks (svgbench, design2code, websight, or webpage-prompts from a
+    # file); clients never pass a path. The API reads them to check item ids and resolve
+    # item ranges; the workers need the same names (the renderer's DESIGNRL_DATASETS).
+    datasets: dict[DatasetName, str] = Field(default_factory=dict)
+    # The inference server the workers' ``vllm:`` policies sample on (the renderer's
+    # DESIGNRL_INFERENCE_URL): the catalog lists the models it serves. None: none listed.
+    inference_url: str | None = None
+    inference_api_key: str = "EMPTY"
     # The web UI's live episode stream: how often it looks for new steps, and for how long
     # one stream stays open (the page reconnects after that).
     stream_poll_s: float = 0.25

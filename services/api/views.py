@@ -2,24 +2,45 @@
 
 from __future__ import annotations
 
-from designrl.store.models import Episode, Step
+from sqlalchemy.orm import object_session
+
+from designrl.store.artifacts import artifact_names
+from designrl.store.models import FINISHED, Episode, Step
+from designrl.tasks import FAMILIES
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 
+_OWN_FIELDS = ("images", "links")
+_SUMMARY_FIELDS = ("completion", "details")  # shown as fields of their own, not twice
 
-def episode_out(episode: Episode) -> EpisodeOut:
-    fields = {name: getattr(episode, name) for name in EpisodeOut.model_fields if name != "links"}
-    links = {"self": f"/v1/episodes/{episode.id}"}
-    if episode.family == "layout" and episode.status == "completed":
-        links |= {"before": f"/v1/episodes/{episode.id}/images/before.svg",
-                  "after": f"/v1/episodes/{episode.id}/images/after.svg"}
-    return EpisodeOut(**fields, links=links)
+
+def episode_out(episode: Episode, images: list[str] | None = None) -> EpisodeOut:
+    """``images``: the episode's image names, when the caller read them for many episodes
+    at once; otherwise they are read here (a finished episode's only)."""
+    fields = {name: getattr(episode, name) for name in EpisodeOut.model_fields
+              if name not in _OWN_FIELDS}
+    if images is None:
+        session = object_session(episode)
+        images = (artifact_names(session, episode.id)
+                  if session is not None and episode.status in FINISHED else [])
+    base = f"/v1/episodes/{episode.id}"
+    links = {"self": base}
+    family = FAMILIES.get(episode.family)
+    if family is not None and family.multi_turn and episode.status == "completed":
+        links |= {"before": f"{base}/images/before.svg", "after": f"{base}/images/after.svg"}
+    links |= {name: f"{base}/images/{name}.png" for name in images}
+    return EpisodeOut(**fields, images=images, links=links)
 
 
 def episode_detail(episode: Episode) -> EpisodeDetail:
+    summary = episode.summary
+    rest = None if summary is None else {k: v for k, v in summary.items()
+                                         if k not in _SUMMARY_FIELDS}
     return EpisodeDetail(**episode_out(episode).model_dump(),
                          steps=[step_out(s) for s in episode.steps],
                          rewards={r.name: r.value for r in episode.rewards},
-                         summary=episode.summary)
+                         completion=(summary or {}).get("completion"),
+                         details=(summary or {}).get("details"),
+                         summary=rest)
 
 
 def step_out(step: Step) -> StepOut:

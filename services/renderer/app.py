@@ -4,7 +4,8 @@ Late acknowledgement with rejection on worker loss: a task whose worker dies
 mid-episode goes back to the queue (at once when the pool child is killed; when
 the whole worker is, a live worker's sweep restores it ``visibility_timeout_s``
 after it was taken), and the episode's idempotent
-write makes a second run harmless. One task at a time per process.
+write makes a second run harmless. One task at a time per process; a process that runs
+render-scored episodes keeps one Chromium pool, closed when the process ends.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from celery import Celery
 from celery.signals import worker_init, worker_process_shutdown
 
+from designrl.rollout.browser import close_process_runner
 from services.renderer import metrics
 from services.renderer.settings import RendererSettings
 
@@ -52,6 +54,8 @@ def _serve_metrics(**_) -> None:
 
 @worker_process_shutdown.connect
 def _forget_process(pid=None, **_) -> None:
+    """A pool child ends: close its browser pool (if it started one), drop its metrics."""
+    close_process_runner()
     if pid:
         metrics.process_exited(pid)
 

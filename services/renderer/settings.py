@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, StringConstraints
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from designrl.rollout.groups import GROUPS_STREAM
+
+# A registered dataset's name: a plain word (the API's DATASET_NAME), never a path.
+DatasetName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")]
 
 
 class RendererSettings(BaseSettings):
@@ -31,3 +34,13 @@ class RendererSettings(BaseSettings):
     inference_base_model: str = "policy"  # served name of the learner's starting weights
     inference_api_key: str = "EMPTY"
     inference_prompt_style: Literal["direct", "compact", "state"] = "compact"  # as trained
+    # Dataset files by name (DESIGNRL_DATASETS, a JSON object: '{"svgbench":
+    # "/data/svgbench/questions.json"}'): an episode of a dataset task reads the file its job
+    # named; a name not registered here is a recorded error, and no path is ever taken from
+    # a job. Give the API the same names (its DESIGNRL_DATASETS).
+    datasets: dict[DatasetName, str] = Field(default_factory=dict)
+    # Each worker process's Chromium pool for render-scored families (html, svg, webpage),
+    # started on its first such episode: pages rendered at once (an html episode renders
+    # the reference and the candidate together) and the time cap of one page.
+    browser_pages: int = Field(2, ge=1, le=16)
+    render_timeout_s: float = Field(15.0, gt=0)

@@ -1,6 +1,8 @@
 """The episode task: a thin shell around ``designrl.rollout.stored.run_stored_episode``.
 
-Each step is published live for the web UI as it is taken (``designrl.rollout.live``).
+Single-turn episodes (html, svg, webpage) render in the process's own browser pool and
+may answer from stored prediction sets (``_context``). Each layout step is published live
+for the web UI as it is taken (``designrl.rollout.live``).
 Transient faults (the database or Redis unreachable) are retried with backoff; an
 episode over its time limit is recorded as a ``timeout``; anything the episode
 itself does wrong is already a recorded outcome in the library.
@@ -11,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
-from functools import cache
+from functools import cache, partial
 
 from celery.exceptions import SoftTimeLimitExceeded
 from redis import Redis
@@ -20,11 +22,14 @@ from sqlalchemy.exc import OperationalError
 
 from designrl.learner.versions import current_version
 from designrl.policies import InferenceServer
+from designrl.rollout.browser import process_runner
 from designrl.rollout.groups import publish_group
 from designrl.rollout.live import LiveSteps, live_client
 from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.single_turn import EpisodeContext
 from designrl.rollout.stored import Ran, finish_stored_episode, run_stored_episode
 from designrl.store import make_engine, make_sessionmaker
+from designrl.store.predictions import prediction_lookup
 from services.renderer import metrics
 from services.renderer.app import RUN_EPISODE, app, settings
 
@@ -66,6 +71,18 @@ INFERENCE = (InferenceServer(settings.inference_url, settings.inference_base_mod
              if settings.inference_url else None)
 
 
+@cache
+def _context() -> EpisodeContext:
+    """Per process: what single-turn episodes use. Its browser pool starts on the first
+    render-scored episode, in the process that runs it (never before the fork); datasets
+    are the registered names only (``paths_allowed=False``)."""
+    return EpisodeContext(
+        server=INFERENCE, predictions=prediction_lookup(_sessions()),
+        browser=partial(process_runner, pages_per_browser=settings.browser_pages,
+                        timeout_s=settings.render_timeout_s),
+        datasets=settings.datasets, paths_allowed=False)
+
+
 @app.task(name=RUN_EPISODE, bind=True, autoretry_for=(OperationalError, RedisError),
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def run_episode(self, episode_id: str) -> str:
@@ -73,7 +90,8 @@ def run_episode(self, episode_id: str) -> str:
         ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
                                  publish=_publish, max_attempts=settings.max_attempts,
                                  server=INFERENCE, latest_version=_latest_version,
-                                 on_step=LiveSteps(_live_redis(), episode_id))
+                                 on_step=LiveSteps(_live_redis(), episode_id),
+                                 context=_context())
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",

@@ -15,10 +15,10 @@ from designrl.inference.transformers_backend import TransformersBackend
 from designrl.inference.vllm_server import AdapterRegistry, VLLMConfig, VLLMServer, version_name
 from designrl.policies.layout_random import random_action
 from designrl.policies.llm.layout_policy import LLMLayoutPolicy
-from designrl.policies.llm.layout_prompt import layout_messages
 from designrl.rollout.layout_episode import run_episode
 from designrl.stack import free_port
 from designrl.tasks.layout.env import LayoutEnv
+from designrl.tasks.layout.prompt import layout_messages
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -87,8 +87,8 @@ def test_behaviour_logprobs_from_the_sampler_match_the_trainers(tiny_model, tmp_
     import torch
 
     from designrl.inference.transformers_backend import TransformersBackend
-    from designrl.policies.llm.layout_prompt import layout_messages
     from designrl.tasks.layout.env import LayoutEnv
+    from designrl.tasks.layout.prompt import layout_messages
 
     messages = layout_messages(LayoutEnv().reset("gen-slide", seed=5))
     completions = TransformersBackend(tiny_model).complete([messages], n=3, temperature=1.0,

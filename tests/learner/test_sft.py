@@ -88,8 +88,8 @@ def test_the_model_remembers_the_prompt_it_was_trained_on(tiny_model, tmp_path):
     from designrl.inference.transformers_backend import TransformersBackend
     from designrl.learner.sft import SFTSettings, data_prompt_style, train_sft
     from designrl.policies import make_layout_policy
-    from designrl.policies.llm.layout_prompt import GRAMMAR, prompt_style_of
     from designrl.rollout.layout_batch import run_layout_batch
+    from designrl.tasks.layout.prompt import GRAMMAR, prompt_style_of
 
     data = tmp_path / "state.jsonl"
     write_jsonl(expert_examples(TASKS, seeds=[1], style="state"), data)

@@ -9,11 +9,11 @@ import time
 import pytest
 
 from designrl.policies.layout_rule import RuleLayoutPolicy
-from designrl.policies.llm.layout_prompt import layout_messages
-from designrl.policies.llm.parse import parse_completion
 from designrl.rollout.episode import EpisodeSpec, run_episode_spec
 from designrl.rollout.layout_episode import run_episode
 from designrl.tasks.layout.env import LayoutEnv
+from designrl.tasks.layout.extract import parse_completion
+from designrl.tasks.layout.prompt import layout_messages
 
 MOVE = '{"action_type": "move", "element_id": "title", "dx": 0.01, "dy": -0.02}'
 
@@ -59,8 +59,8 @@ def test_the_compact_grammar_names_each_action_s_fields():
     """The grammar a model reads spells every action with the fields the env accepts."""
     import re
 
-    from designrl.policies.llm.layout_prompt import GRAMMAR
     from designrl.tasks.layout.actions import ACTION_TYPES, LayoutAction
+    from designrl.tasks.layout.prompt import GRAMMAR
 
     models = {m.model_fields["action_type"].default: m
               for m in LayoutAction.__origin__.__args__}

@@ -12,13 +12,14 @@ from designrl.rollout.record import EpisodeRecord
 from designrl.tasks.layout.env import LayoutEnv
 
 
-@pytest.mark.parametrize("case", [BenchCase("designgym", "poster_basic_v1", 1, "rule"),
-                                  BenchCase("default", "gen-slide", 1_000_001, "random")])
+@pytest.mark.parametrize("case", [
+    BenchCase("layout", "poster_basic_v1", "rule", 1, "1", "designgym"),
+    BenchCase("layout", "gen-slide", "random", 1_000_001, "1000001", "default")])
 def test_the_bench_row_is_the_direct_episode_record(case):
     direct = run_episode(LayoutEnv(profile=case.profile),
                          make_layout_policy(case.policy, seed=case.seed), case.task_id, case.seed)
     row = run_case(case)
-    assert {k: v for k, v in row.items() if k != "seconds"} == {
+    assert {k: v for k, v in row.items() if k not in ("seconds", "episode_id")} == {
         k: v for k, v in direct.items() if k != "seconds"}
 
 
@@ -33,8 +34,12 @@ def test_record_round_trips_through_json_exactly():
 
 
 def test_bad_specs_are_refused_before_running():
-    with pytest.raises(ValueError, match="no policy that runs episodes"):
-        run_episode_spec(EpisodeSpec(family="svg", task_id="svg-prompts", policy="expert"))
+    with pytest.raises(ValueError, match="unknown svg policy 'rule'; known: expert"):
+        run_episode_spec(EpisodeSpec(family="svg", task_id="svg-prompts", policy="rule",
+                                     item_key="traffic-light"))
+    with pytest.raises(ValueError, match="svg-prompts has no item 'nope'"):
+        run_episode_spec(EpisodeSpec(family="svg", task_id="svg-prompts", policy="expert",
+                                     item_key="nope"))
     with pytest.raises(ValueError, match="unknown layout policy"):
         run_episode_spec(EpisodeSpec(family="layout", task_id="gen-poster", policy="nope"))
     with pytest.raises(ValueError):

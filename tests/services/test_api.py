@@ -31,7 +31,7 @@ def test_keys_are_required_and_scoped(api):
 
 @pytest.mark.parametrize(("body", "says"), [
     ({**BENCH, "tasks": ["no-such-task"]}, "tasks: Value error, unknown task 'no-such-task'"),
-    ({**BENCH, "tasks": ["svg-prompts"]}, "needs a language-model policy"),
+    ({**BENCH, "tasks": ["svg-prompts"]}, "seeds were given, but svg-prompts name items by id"),
     ({**BENCH, "policies": ["oracle"]}, "unknown policy 'oracle'"),
     ({**BENCH, "policies": ["llm:/etc"]}, "unknown policy 'llm:/etc'"),  # no client paths
     ({**BENCH, "policies": ["vllm:../x y"]}, "unknown policy"),
@@ -46,7 +46,7 @@ def test_keys_are_required_and_scoped(api):
     ({k: v for k, v in BENCH.items() if k != "tasks"}, "give tasks (task ids) or families"),
     ({**BENCH, "families": ["layout"]}, "give tasks or families, not both"),
     ({**{k: v for k, v in BENCH.items() if k != "tasks"}, "families": ["svg"]},
-     "needs a language-model policy"),
+     "svg-prompts: items are named by id; give items"),
 ])
 def test_bad_jobs_get_a_readable_422_and_store_nothing(api, body, says):
     reply = api.call("POST", "/v1/jobs", json=body)

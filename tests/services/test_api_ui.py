@@ -95,7 +95,7 @@ def test_a_run_is_a_one_episode_job_until_it_has_finished(api):
 
 
 @pytest.mark.parametrize(("body", "says"), [
-    ({**RUN, "task": "design2code"}, "needs a language-model policy"),
+    ({**RUN, "task": "design2code"}, "seeds were given, but design2code name items by id"),
     ({**RUN, "profile": "designgym"}, "DesignGym's tasks only"),
     ({**RUN, "policy": "oracle"}, "unknown policy 'oracle'"),
     ({**RUN, "extra": 1}, "extra: Extra inputs are not permitted"),

@@ -69,7 +69,8 @@ def test_a_benchmark_over_rest_equals_the_embedded_run(schema):
             assert svg.headers["content-type"].startswith("image/svg+xml")
         assert len(episodes) == 24
         for e in episodes:
-            embedded = run_case(BenchCase("default", e["task_id"], e["seed"], e["policy"]))
+            embedded = run_case(BenchCase("layout", e["task_id"], e["policy"], e["seed"],
+                                          str(e["seed"]), "default"))
             assert (e["start_score"], e["final_score"], e["instruction_score"],
                     e["total_reward"], e["steps_count"]) == (
                 embedded["start_score"], embedded["final_score"],

@@ -11,18 +11,15 @@ from __future__ import annotations
 import json
 import math
 import random
-from pathlib import Path
 
 import pytest
 from browser_support import PoolRunner, require_chromium
 from shared_data import require_shared
-from tasks.svg.svg_fixtures import LADDERS, fenced
 
 from designrl.policies.layout_random import random_action
 from designrl.tasks import FAMILIES, TASKS, family_of, load_items, load_rows, reward_function
 from designrl.tasks.layout.env import LayoutEnv
 
-WEBPAGE_GOOD = (Path(__file__).parent / "webpage" / "fixtures" / "ladder" / "calculator_good.html")
 SINGLE_TURN = [t for t, task in TASKS.items() if task.family != "layout"]
 LAYOUT = [t for t, task in TASKS.items() if task.family == "layout"]
 COLUMN = {"html": "reference_html", "svg": "requirements", "webpage": "request"}
@@ -74,13 +71,11 @@ def sources(tmp_path_factory):
     return {"design2code": folder, "websight": websight, "svgbench": questions}
 
 
-def good_completion(row: dict) -> str:
-    family = family_of(row["task_id"])
-    if family == "html":
-        return f"```html\n{row['reference_html']}\n```"
-    if family == "svg":
-        return fenced(LADDERS["traffic-light"][0])  # the first prompt is the traffic light
-    return f"```html\n{WEBPAGE_GOOD.read_text()}\n```"
+def good_completion(task_id: str, path) -> str:
+    """The family's teacher (its first model-free policy) answering the task's first item."""
+    family = FAMILIES[family_of(task_id)]
+    item = load_items(task_id, path, limit=1)[0]
+    return next(iter(family.policies.values()))(item, 0)
 
 
 @pytest.mark.integration
@@ -96,7 +91,7 @@ def test_single_turn_task_loads_rows_and_is_scored_like_trl_does(task_id, runner
 
     reward = reward_function(family, runner)
     assert reward.__name__ == f"{family}_reward"  # TRL names the logged reward after it
-    good = good_completion(row)
+    good = good_completion(task_id, sources.get(task_id))
     # Conversational completions (lists of messages) are read like strings.
     completions = [good, [{"role": "assistant", "content": "I cannot help."}], good]
     scores = reward(prompts=[row["prompt"]] * 3, completions=completions,

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from designrl.inference.types import Backend, Completion
-from designrl.policies.llm.layout_prompt import PromptStyle, layout_messages
-from designrl.policies.llm.parse import ParsedCompletion, parse_completion
+from designrl.tasks.layout.extract import ParsedCompletion, parse_completion
+from designrl.tasks.layout.prompt import PromptStyle, layout_messages
 
 
 @dataclass

@@ -6,3 +6,69 @@ and ``structure`` (the metrics), ``colour_blocks`` (Design2Code's colour-injecti
 blocks, an option), ``degrade`` (the validity ladder), ``reward`` (``HtmlReward``,
 and ``get_html_reward``, its batch reward function).
 """
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from designrl.tasks.family import Family, Task
+
+
+def _generate(seed: int):
+    from designrl.tasks.html.generate import generate_item
+    return generate_item(seed)
+
+
+def _design2code(path: Path | None):
+    from designrl.tasks.html.dataset import load_design2code
+    return load_design2code(path)
+
+
+def _websight(path: Path | None):
+    from designrl.tasks.html.dataset import iter_websight
+    return list(iter_websight(path))
+
+
+def _messages(item, screenshot: bytes | None):
+    from designrl.tasks.html.prompt import build_messages
+    return build_messages(screenshot)
+
+
+def _extract(completion: str) -> str | None:
+    from designrl.tasks.html.extract import extract_html
+    return extract_html(completion)[0]
+
+
+def _scorer(pool):
+    from designrl.tasks.html.reward import HtmlReward
+    return HtmlReward(pool)
+
+
+def _reference(item, seed: int) -> str:
+    from designrl.policies.html_bounds import reference_page
+    return reference_page(item, seed)
+
+
+def _blank(item, seed: int) -> str:
+    from designrl.policies.html_bounds import blank_page
+    return blank_page(item, seed)
+
+
+def _batch_reward(runner=None, **options):
+    from designrl.tasks.html.reward import get_html_reward
+    return get_html_reward(runner, **options)
+
+
+FAMILY = Family(
+    name="html", summary="screenshot -> HTML/CSS, scored against the reference's render",
+    tasks=(Task("gen-html", "html", "generated pages; items are seeds", generate=_generate),
+           Task("design2code", "html", "a Design2Code-style folder of N.html pages",
+                needs_path=True, load=_design2code),
+           Task("websight", "html", "a WebSight-style JSONL file (html or text per line)",
+                needs_path=True, load=_websight)),
+    policies={"reference": _reference, "blank": _blank}, oracles=("reference",),
+    components=("block_match", "text", "position", "color", "visual", "design2code",
+                "structure", "format", "validity", "clean"),
+    messages=_messages, reference=lambda item: item.html, extract=_extract, scorer=_scorer,
+    batch_reward=_batch_reward, reward_column=lambda item: {"reference_html": item.html},
+)

@@ -15,16 +15,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from designrl.tasks.html.spec import HtmlItem
+
 MAX_PAGE_BYTES = 2_000_000
-
-
-@dataclass(frozen=True)
-class HtmlItem:
-    id: str
-    html: str
 
 
 def _numeric_key(path: Path) -> tuple[int, str]:

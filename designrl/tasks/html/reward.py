@@ -34,8 +34,10 @@ import numpy as np
 
 from designrl.render.runner import PoolRunner
 from designrl.tasks.batch import batch_reward
+from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.html.colour_blocks import extract_colour_blocks
 from designrl.tasks.html.extract import extract_html
+from designrl.tasks.html.spec import HtmlItem
 from designrl.tasks.html.structure import structure_similarity
 from designrl.tasks.html.text_blocks import block_scores
 from designrl.tasks.html.visual import decode_png, mask_text, ssim_similarity
@@ -55,6 +57,26 @@ class HtmlScore:
     total: float
     components: dict[str, float] = field(default_factory=dict)
     error: str | None = None
+    reference_png: bytes | None = field(default=None, repr=False)
+    candidate_png: bytes | None = field(default=None, repr=False)
+
+    def scored(self) -> Scored:
+        """This score in the shape every family's episode records."""
+        images = {name: png for name, png in (("reference", self.reference_png),
+                                              ("candidate", self.candidate_png)) if png}
+        return Scored(self.total, dict(self.components), html_outcome(self.error),
+                      None if self.error == "blank_page" else self.error, images,
+                      {"blank": self.error == "blank_page"})
+
+
+def html_outcome(error: str | None) -> Outcome:
+    """The episode outcome an ``HtmlScore.error`` stands for (a blank page is a scored
+    design, not a failure to render)."""
+    if error is None or error == "blank_page":
+        return "ok"
+    if error in ("no_html_document",) or error.startswith("completion_too_large"):
+        return "invalid_output"
+    return "timeout" if "timed_out" in error or error == "timeout" else "render_failed"
 
 
 def is_blank(image: np.ndarray) -> bool:
@@ -154,13 +176,19 @@ class HtmlReward:
         if render_problem(reference) is not None:
             raise ValueError(f"the reference page does not render: {render_problem(reference)}")
         candidate = await self.pool.render(html)
+        pngs = {"reference_png": reference.png, "candidate_png": candidate.png}
         if self.blocks == "design2code" and render_problem(candidate) is None:
             ref_blocks, cand_blocks = await asyncio.gather(
                 self.reference_blocks(reference_html),
                 extract_colour_blocks(self.pool, html, candidate.text_blocks))
             reference = replace(reference, text_blocks=ref_blocks)
             candidate = replace(candidate, text_blocks=cand_blocks)
-        return score_renders(reference, candidate, format_ok=format_ok, visual=self.visual)
+        return replace(score_renders(reference, candidate, format_ok=format_ok,
+                                     visual=self.visual), **pngs)
+
+    async def score_item(self, item: HtmlItem, completion: str) -> Scored:
+        """``score`` against the item's reference, as an episode records it."""
+        return (await self.score(item.html, completion)).scored()
 
 
 def get_html_reward(runner: PoolRunner | None = None,

@@ -1,7 +1,7 @@
 """The svg family: prompt + requirements -> SVG, scored safely with computed checks and an
 optional judge (SVGBench's task).
 
-Files: ``dataset`` (items, SVGBench's ``questions.json``), ``prompt`` (the policy's
+Files: ``spec`` (items), ``dataset`` (SVGBench's ``questions.json``, our prompts), ``prompt`` (the policy's
 prompt), ``extract`` (the SVG in a completion), ``parse`` (safe XML with caps),
 ``style``/``geometry``/``colors``/``facts`` (what the SVG draws), ``requirements``
 (sentence -> predicate), ``predicates`` (the checks), ``page`` (the render page),
@@ -9,7 +9,12 @@ prompt), ``extract`` (the SVG in a completion), ``parse`` (safe XML with caps),
 ``reward`` (components and total; ``get_svg_reward`` is its batch reward function).
 """
 
-from designrl.tasks.svg.dataset import SvgItem, load_prompts, load_questions, split_items
+from __future__ import annotations
+
+from pathlib import Path
+
+from designrl.tasks.family import Family, Task
+from designrl.tasks.svg.dataset import load_prompts, load_questions, split_items
 from designrl.tasks.svg.judge import JudgeVerdict, OpenAIJudge
 from designrl.tasks.svg.prompt import build_messages, build_prompt
 from designrl.tasks.svg.reward import (
@@ -19,6 +24,7 @@ from designrl.tasks.svg.reward import (
     get_svg_reward,
     score_svg,
 )
+from designrl.tasks.svg.spec import SvgItem
 
 __all__ = [
     "JudgeVerdict",
@@ -35,3 +41,47 @@ __all__ = [
     "score_svg",
     "split_items",
 ]
+
+
+def _generate(seed: int):
+    from designrl.tasks.svg.generate import generate_item
+    return generate_item(seed)
+
+
+def _svgbench(path: Path | None):
+    return load_questions(path)
+
+
+def _expert(item, seed: int) -> str:
+    from designrl.policies.svg_expert import draw_svg
+    return draw_svg(item, seed)
+
+
+def _random(item, seed: int) -> str:
+    from designrl.policies.svg_random import random_svg
+    return random_svg(item, seed)
+
+
+def _extract(completion: str) -> str | None:
+    from designrl.tasks.svg.extract import extract_svg
+    return extract_svg(completion).svg
+
+
+def _batch_reward(runner=None, **options):
+    from designrl.tasks.svg.reward import get_svg_reward
+    return get_svg_reward(runner, **options)
+
+
+FAMILY = Family(
+    name="svg", summary="prompt + requirements -> SVG, checked on the render and the geometry",
+    tasks=(Task("gen-svg", "svg", "generated scenes; items are seeds", generate=_generate),
+           Task("svg-prompts", "svg", "designrl's own prompts with requirements",
+                load=lambda path: load_prompts()),
+           Task("svgbench", "svg", "SVGBench's questions.json (or a file in its format)",
+                needs_path=True, load=_svgbench)),
+    policies={"expert": _expert, "random": _random},
+    components=("requirements", "judge", "non_blank", "format", "validity"),
+    messages=lambda item, screenshot: build_messages(item), extract=_extract,
+    scorer=lambda pool: SvgReward(pool),
+    batch_reward=_batch_reward, reward_column=lambda item: {"requirements": list(item.requirements)},
+)

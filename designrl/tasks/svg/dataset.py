@@ -13,16 +13,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-
-@dataclass(frozen=True)
-class SvgItem:
-    id: str
-    prompt: str
-    requirements: tuple[str, ...]
+from designrl.tasks.svg.spec import SvgItem
 
 
 def parse_questions(data: object, source: str = "questions",

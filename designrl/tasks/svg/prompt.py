@@ -6,7 +6,7 @@ specification), and the SVG is asked for in one fenced ```svg block.
 
 from __future__ import annotations
 
-from designrl.tasks.svg.dataset import SvgItem
+from designrl.tasks.svg.spec import SvgItem
 
 SYSTEM_PROMPT = ("You are an expert SVG illustrator. You answer with a single, complete, "
                  "self-contained SVG document and nothing else.")

@@ -34,6 +34,7 @@ import numpy as np
 
 from designrl.render.runner import PoolRunner
 from designrl.tasks.batch import batch_reward
+from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.svg.extract import extract_svg
 from designrl.tasks.svg.facts import SvgFacts, svg_facts
 from designrl.tasks.svg.judge import Judge, JudgeVerdict
@@ -42,6 +43,7 @@ from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgError, SvgLimits, parse_
 from designrl.tasks.svg.predicates import Scene, ink_fraction
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.requirements import parse_requirement
+from designrl.tasks.svg.spec import SvgItem
 
 FORMAT_WEIGHT = 0.1
 NON_BLANK_WEIGHT = 0.1
@@ -73,6 +75,18 @@ class SvgScore:
     details: list[RequirementResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     judge_error: str | None = None
+    png: bytes | None = field(default=None, repr=False)  # the render that was scored
+
+    def scored(self) -> Scored:
+        """This score in the shape every family's episode records."""
+        checklist = [{"requirement": d.text, "verdict": d.verdict, "source": d.source,
+                      "check": d.check, "detail": d.detail, "judge": d.judge}
+                     for d in self.details]
+        details = {"requirements": checklist, "warnings": list(self.warnings)}
+        if self.judge_error:
+            details["judge_error"] = self.judge_error
+        return Scored(self.total, dict(self.components), svg_outcome(self.error), self.error,
+                      {"candidate": self.png} if self.png else {}, details)
 
     @property
     def requirement_score(self) -> float | None:
@@ -86,6 +100,15 @@ class SvgScore:
         r = self.requirement_score
         return (r is not None and r >= PASS_AT and self.components.get("validity") == 1.0
                 and self.components.get("non_blank") == 1.0)
+
+
+def svg_outcome(error: str | None) -> Outcome:
+    """The episode outcome an ``SvgScore.error`` stands for."""
+    if error is None:
+        return "ok"
+    if error.startswith("render_failed"):
+        return "timeout" if "timed_out" in error or "timeout" in error else "render_failed"
+    return "invalid_output"  # no SVG, unclosed, too large, refused by the safe parser
 
 
 def check_requirements(requirements: Sequence[str], scene: Scene) -> list[RequirementResult]:
@@ -239,8 +262,14 @@ class SvgReward:
             if png is None and getattr(self.judge, "multimodal", True):
                 png = encode_png(image)
             verdict = await self.judge.judge(prepared.svg, requirements, png)
-        return score_svg(prepared.facts, image, requirements, format_ok=prepared.format_ok,
-                         verdict=verdict, size=self.size)
+        score = score_svg(prepared.facts, image, requirements, format_ok=prepared.format_ok,
+                          verdict=verdict, size=self.size)
+        score.png = png if png is not None else encode_png(image)
+        return score
+
+    async def score_item(self, item: SvgItem, completion: str) -> Scored:
+        """``score`` against the item's requirements, as an episode records it."""
+        return (await self.score(completion, list(item.requirements))).scored()
 
     async def score_many(self, completions: Sequence[str],
                          requirements: Sequence[Sequence[str]]) -> list[SvgScore]:

@@ -7,7 +7,10 @@ behind each static component live in ``layout``, ``typography``, ``colour``, ``s
 and ``axe``, and can be run on a ``RenderResult`` and a screenshot without a browser.
 """
 
-from designrl.tasks.webpage.dataset import WebpageItem, load_prompts, split_items
+from __future__ import annotations
+
+from designrl.tasks.family import Family, Task
+from designrl.tasks.webpage.dataset import load_prompts, split_items
 from designrl.tasks.webpage.extract import extract_page
 from designrl.tasks.webpage.judge import JudgeVerdict, OpenAIJudge
 from designrl.tasks.webpage.prompt import build_messages
@@ -17,6 +20,7 @@ from designrl.tasks.webpage.reward import (
     get_webpage_reward,
     total_score,
 )
+from designrl.tasks.webpage.spec import WebpageItem
 
 __all__ = [
     "JudgeVerdict",
@@ -31,3 +35,34 @@ __all__ = [
     "split_items",
     "total_score",
 ]
+
+
+def _template(item, seed: int) -> str:
+    from designrl.policies.webpage_template import build_page
+    return build_page(item, seed)
+
+
+def _batch_reward(runner=None, **options):
+    from designrl.tasks.webpage.reward import get_webpage_reward
+    return get_webpage_reward(runner, **options)
+
+
+def _plain(item, seed: int) -> str:
+    from designrl.policies.webpage_plain import plain_page
+    return plain_page(item, seed)
+
+
+FAMILY = Family(
+    name="webpage", summary="prompt -> interactive page: runs, looks designed, responds",
+    tasks=(Task("webpage-prompts", "webpage",
+                "designrl's own webpage requests (or a file in their format)",
+                path_optional=True, load=load_prompts),),
+    policies={"template": _template, "plain": _plain},
+    components=("execution", "static", "interaction", "judge", "loads", "non_blank",
+                "no_page_errors", "stable", "axe", "contrast", "overlap", "text_fit",
+                "alignment", "type_scale", "whitespace", "color_harmony"),
+    messages=lambda item, screenshot: build_messages(item),
+    extract=lambda completion: extract_page(completion)[0],
+    scorer=lambda pool: WebpageReward(pool),
+    batch_reward=_batch_reward, reward_column=lambda item: {"request": item.prompt},
+)

@@ -11,16 +11,10 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-
-@dataclass(frozen=True)
-class WebpageItem:
-    id: str
-    prompt: str
-    category: str = "website"
+from designrl.tasks.webpage.spec import WebpageItem
 
 
 def parse_prompts(data: object, source: str = "prompts") -> list[WebpageItem]:

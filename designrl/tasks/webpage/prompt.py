@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from designrl.tasks.webpage.dataset import WebpageItem
+from designrl.tasks.webpage.spec import WebpageItem
 
 SYSTEM_PROMPT = (
     "You are an expert front-end developer and designer. Write one complete, self-contained "

@@ -41,6 +41,7 @@ from designrl.render.runner import PoolRunner
 from designrl.render.session import RenderError
 from designrl.render.types import RenderResult
 from designrl.tasks.batch import batch_reward
+from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.webpage.axe import AxeViolation, run_axe
 from designrl.tasks.webpage.extract import extract_page
 from designrl.tasks.webpage.facts import (
@@ -62,6 +63,7 @@ from designrl.tasks.webpage.interact import (
 )
 from designrl.tasks.webpage.judge import Judge, JudgeVerdict
 from designrl.tasks.webpage.space import is_blank
+from designrl.tasks.webpage.spec import WebpageItem
 from designrl.tasks.webpage.static import static_components, static_score
 
 STATIC_WEIGHT = 0.5
@@ -78,10 +80,28 @@ class WebpageScore:
     error: str | None = None
     """Why the page earned nothing (``no_html_document``, ``timeout``, ``blank_page`` ...)."""
     details: dict[str, Any] = field(default_factory=dict)
+    png: bytes | None = field(default=None, repr=False)  # the page as it first rendered
 
     @property
     def judge_error(self) -> str | None:
         return (self.details.get("judge") or {}).get("error")
+
+    def scored(self) -> Scored:
+        """This score in the shape every family's episode records."""
+        outcome = webpage_outcome(self.error)
+        return Scored(self.total, dict(self.components), outcome,
+                      None if outcome == "ok" else self.error,
+                      {"candidate": self.png} if self.png else {}, dict(self.details))
+
+
+def webpage_outcome(error: str | None) -> Outcome:
+    """The episode outcome a ``WebpageScore.error`` stands for (a blank page is a scored
+    design, not a failure to render)."""
+    if error is None or error == "blank_page":
+        return "ok"
+    if error == "no_html_document":
+        return "invalid_output"
+    return "timeout" if "timeout" in error or "timed_out" in error else "render_failed"
 
 
 def execution_components(render: RenderResult, image: np.ndarray | None,
@@ -167,11 +187,16 @@ class WebpageReward:
                                 {"well_formatted": well_formatted,
                                  "seconds": {"total": round(time.monotonic() - started, 3)}})
         score = await asyncio.to_thread(self._score_run, run, well_formatted)
+        score.png = run.render.png if run.render is not None else None
         if self.judge is not None and score.components.get("execution", 0.0) > 0:
             await self._add_judge(score, prompt, html, run)
         score.details["seconds"] = {**run.seconds,
                                     "total": round(time.monotonic() - started, 3)}
         return score
+
+    async def score_item(self, item: WebpageItem, completion: str) -> Scored:
+        """``score`` for the item's request, as an episode records it."""
+        return (await self.score(completion, item.prompt)).scored()
 
     async def score_many(self, completions: Sequence[str],
                          prompts: Sequence[str | None] | None = None) -> list[WebpageScore]:

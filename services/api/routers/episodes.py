@@ -1,15 +1,16 @@
-"""One episode: its trajectory, reward components, a live event stream and, for layouts,
-images before, after and at every step."""
+"""One episode: its trajectory, reward components, a live event stream, its stored renders
+(PNG, single-turn families) and, for layouts, images before, after and at every step."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
+from designrl.store.artifacts import artifact_names, read_artifact
 from designrl.store.models import FINISHED, ApiKey, Episode
 from services.api.deps import KeyDep, SessionDep, visible_job
 from services.api.frames import NoImage, episode_svg
@@ -19,6 +20,8 @@ from services.api.views import episode_detail
 
 router = APIRouter(prefix="/v1", tags=["episodes"])
 SVG = {200: {"content": {"image/svg+xml": {}}}}
+PNG = {200: {"content": {"image/png": {}}}}
+ImageName = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
 
 
 def visible_episode(session: Session, key: ApiKey, episode_id: str) -> Episode:
@@ -53,6 +56,23 @@ def get_episode_image(episode_id: str, which: Literal["before", "after"], sessio
                       key: KeyDep) -> Response:
     """The layout before the first step or after the last, drawn as SVG."""
     return _svg(visible_episode(session, key, episode_id), which)
+
+
+@router.get("/episodes/{episode_id}/images/{name}.png", response_class=Response,
+            responses=PNG)
+def get_episode_png(episode_id: str, name: ImageName, session: SessionDep,
+                    key: KeyDep) -> Response:
+    """A render the episode stored (``images`` in the episode lists them: ``candidate``, the
+    completion's page or drawing; ``reference``, the page it was asked to reproduce)."""
+    visible_episode(session, key, episode_id)
+    artifact = read_artifact(session, episode_id, name)
+    if artifact is None:
+        names = ", ".join(artifact_names(session, episode_id)) or "none"
+        raise HTTPException(status.HTTP_404_NOT_FOUND,
+                            f"episode {episode_id} has no image {name!r}; its images: {names}")
+    return Response(artifact.data, media_type=artifact.content_type,
+                    headers={"Cache-Control": "private, max-age=3600",
+                             "X-Content-Type-Options": "nosniff"})
 
 
 @router.get("/episodes/{episode_id}/steps/{index}.svg", response_class=Response,

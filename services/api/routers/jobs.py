@@ -11,8 +11,8 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from designrl.store.artifacts import episode_images
 from designrl.store.jobs import (
-    EpisodePlan,
     cancel_job,
     create_job,
     job_progress,
@@ -23,6 +23,7 @@ from designrl.store.jobs import (
 from designrl.store.models import ApiKey, Episode, Job
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
+from services.api.plans import PlanError, check_prediction_sets, job_plans
 from services.api.schemas import (
     BenchmarkJobRequest,
     EpisodePage,
@@ -38,18 +39,6 @@ from services.api.views import episode_out
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["jobs"])
-
-
-def job_plans(body: BenchmarkJobRequest | RolloutJobRequest) -> list[EpisodePlan]:
-    """The episodes a request asks for, in a stable order."""
-    if isinstance(body, BenchmarkJobRequest):
-        return [EpisodePlan(family="layout", task_id=t, item_key=str(s), seed=s, policy=p,
-                            profile=body.profile)
-                for t in body.tasks for s in body.seeds for p in body.policies]
-    return [EpisodePlan(family="layout", task_id=t, item_key=str(s), seed=s, policy=body.policy,
-                        profile=body.profile, policy_version=body.policy_version, group=g)
-            for g, (t, s) in enumerate((t, s) for t in body.tasks for s in body.seeds)
-            for _ in range(body.group_size)]
 
 
 def job_out(session: Session, job: Job) -> JobOut:
@@ -71,8 +60,14 @@ def submit_job(body: JobRequest, request: Request, session: SessionDep,
 def store_and_enqueue(session: Session, request: Request,
                       body: BenchmarkJobRequest | RolloutJobRequest, key: ApiKey) -> Job:
     """Commit the job and its episodes, then enqueue them (the web UI's runs come here too)."""
-    plans = job_plans(body)
-    limit = request.app.state.settings.max_episodes_per_job
+    settings = request.app.state.settings
+    policies = body.policies if isinstance(body, BenchmarkJobRequest) else [body.policy]
+    try:
+        check_prediction_sets(session, key, policies)
+        plans = job_plans(body, settings.datasets)
+    except PlanError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
+    limit = settings.max_episodes_per_job
     if len(plans) > limit:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
                             f"the job has {len(plans)} episodes; the limit is {limit}")
@@ -123,7 +118,8 @@ def get_job_episodes(job_id: str, session: SessionDep, key: KeyDep,
     """A job's episodes in submission order; pass ``next_after`` back as ``after``."""
     visible_job(session, key, job_id)
     episodes = list_episodes(session, job_id, limit=limit, after=after)
-    return EpisodePage(items=[episode_out(e) for e in episodes],
+    images = episode_images(session, [e.id for e in episodes])
+    return EpisodePage(items=[episode_out(e, images[e.id]) for e in episodes],
                        next_after=episodes[-1].position if len(episodes) == limit else None)
 
 

@@ -1,41 +1,90 @@
-"""The web UI's Run page: what can be run (the catalog), and one episode by task, seed and
-policy. A finished identical episode is returned at once; otherwise a one-episode benchmark
-job goes through the same path as any job and the page streams it
-(``/v1/episodes/{id}/events``)."""
+"""The catalog (what can be run: families, their tasks and policies, registered datasets,
+served models) and the web UI's Run page: one episode by task, item and policy. A finished
+identical episode is returned at once; otherwise a one-episode benchmark job goes through
+the same path as any job and the page streams it (``/v1/episodes/{id}/events``)."""
 
 from __future__ import annotations
+
+import logging
+import time
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from designrl.policies import LAYOUT_POLICIES
+from designrl.policies import VLLM_PREFIX
 from designrl.store.models import ApiKey, Episode, Job
-from designrl.tasks import FAMILIES, TASKS
+from designrl.tasks import FAMILIES
+from designrl.tasks.family import Family, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 from services.api.deps import KeyDep, SessionDep
+from services.api.plans import PlanError, job_plans
 from services.api.routers.jobs import store_and_enqueue
 from services.api.schemas import (
-    RUNNABLE_FAMILIES,
+    SERVED_POLICY,
     Catalog,
     FamilyOut,
     RunOut,
     RunRequest,
     TaskOut,
+    server_policy_names,
 )
 from services.api.views import episode_out
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["runs"])
+SERVED_TTL_S = 30.0  # how long the inference server's model list is reused
+SERVED_TIMEOUT_S = 2.0
 
 
 @router.get("/catalog", response_model=Catalog)
-def get_catalog(key: KeyDep) -> Catalog:
-    """Families, tasks, policies and profiles, for the UI's forms."""
+def get_catalog(request: Request, key: KeyDep) -> Catalog:
+    """Families (their tasks, reward components and the policies each accepts), the
+    registered datasets and the models the inference server serves."""
+    served = served_models(request)
+    families = [family_out(f, served) for f in FAMILIES.values()]
     return Catalog(
-        families=[FamilyOut(name=f, runnable=f in RUNNABLE_FAMILIES) for f in FAMILIES],
-        tasks=[TaskOut(id=t.id, family=t.family, source=t.source,
-                       designgym=t.id in DESIGNGYM_TASK_IDS) for t in TASKS.values()],
-        policies=list(LAYOUT_POLICIES), profiles=["default", "designgym"])
+        families=families, tasks=[t for f in families for t in f.tasks],
+        policies=[p for f in FAMILIES.values() if f.multi_turn for p in f.policies],
+        profiles=["default", "designgym"], datasets=sorted(request.app.state.settings.datasets),
+        served_models=served)
+
+
+def family_out(family: Family, served: list[str]) -> FamilyOut:
+    names = server_policy_names(family)
+    models = [f"{VLLM_PREFIX}{m}" for m in served if SERVED_POLICY.fullmatch(VLLM_PREFIX + m)]
+    policies = list(dict.fromkeys([*family.policies, *models, *names]))
+    return FamilyOut(name=family.name, summary=family.summary, multi_turn=family.multi_turn,
+                     components=list(family.components), oracles=list(family.oracles),
+                     tasks=[task_out(t) for t in family.tasks], policies=policies,
+                     runnable=family.multi_turn)
+
+
+def task_out(task: Task) -> TaskOut:
+    return TaskOut(id=task.id, family=task.family, source=task.source,
+                   needs_path=task.needs_path, seeded=task.seeded,
+                   designgym=task.id in DESIGNGYM_TASK_IDS)
+
+
+def served_models(request: Request) -> list[str]:
+    """The inference server's model names (``GET /v1/models``), kept ``SERVED_TTL_S``; none
+    when no server is configured or it does not answer (the catalog still answers)."""
+    settings = request.app.state.settings
+    if not settings.inference_url:
+        return []
+    cached = getattr(request.app.state, "served_models", None)
+    if cached is not None and time.monotonic() - cached[0] < SERVED_TTL_S:
+        return cached[1]
+    from designrl.inference.vllm_server import AdapterRegistry
+
+    try:
+        models = AdapterRegistry(settings.inference_url, settings.inference_api_key,
+                                 timeout=SERVED_TIMEOUT_S).served()
+    except Exception as exc:  # noqa: BLE001 - an unreachable server lists nothing
+        log.warning("inference server %s: no model list (%s)", settings.inference_url, exc)
+        models = []
+    request.app.state.served_models = (time.monotonic(), models)
+    return models
 
 
 @router.post("/runs", response_model=RunOut, status_code=status.HTTP_202_ACCEPTED,
@@ -43,7 +92,7 @@ def get_catalog(key: KeyDep) -> Catalog:
 def start_run(body: RunRequest, request: Request, response: Response, session: SessionDep,
               key: KeyDep) -> RunOut:
     """The finished episode with these settings (200), or a new one-episode job (202)."""
-    cached = finished_episode(session, body, key)
+    cached = finished_episode(session, body, key, request.app.state.settings.datasets)
     if cached is not None:
         response.status_code = status.HTTP_200_OK
         return RunOut(cached=True, job_id=cached.job_id, episode=episode_out(cached))
@@ -55,15 +104,26 @@ def start_run(body: RunRequest, request: Request, response: Response, session: S
     return RunOut(cached=False, job_id=job.id, episode=episode_out(episode))
 
 
-def finished_episode(session: Session, body: RunRequest, key: ApiKey) -> Episode | None:
+def finished_episode(session: Session, body: RunRequest, key: ApiKey,
+                     datasets: dict[str, str]) -> Episode | None:
     """The newest completed episode with the same settings in a job this key may see.
-    Heuristic policies are deterministic for a seed, so it is the episode a new run gives."""
+    Model-free policies and prediction sets are deterministic for an item, so it is the
+    episode a new run gives."""
+    try:
+        plan, = job_plans(body.as_job(), datasets)
+    except PlanError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
     query = (select(Episode).join(Job, Job.id == Episode.job_id)
-             .where(Episode.task_id == body.task, Episode.seed == body.seed,
-                    Episode.policy == body.policy, Episode.profile == body.profile,
+             .where(Episode.task_id == plan.task_id, Episode.item_key == plan.item_key,
+                    Episode.policy == plan.policy, _same(Episode.profile, plan.profile),
+                    _same(Episode.source, plan.source),
                     Episode.policy_version.is_(None), Episode.status == "completed",
                     Episode.outcome == "ok")
              .order_by(Episode.finished_at.desc()).limit(1))
     if key.role != "admin":
         query = query.where(Job.owner == key.name)
     return session.scalars(query).first()
+
+
+def _same(column, value):
+    return column.is_(None) if value is None else column == value

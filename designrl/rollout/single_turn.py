@@ -1,0 +1,121 @@
+"""A single-turn episode: prompt -> policy -> completion -> render -> reward -> record.
+
+The html, svg and webpage families run here, embedded and in workers alike. The
+family record supplies every step (``designrl.tasks.family.Family``); this file
+only sequences them and turns each way an episode can go wrong into a recorded
+outcome: a completion with no document is ``invalid_output``, a page that does not
+render ``render_failed`` or ``timeout``, and a policy that cannot answer (a server
+error, a prediction set without the item) ``error``, with no reward.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from designrl.policies import InferenceServer, make_completion_policy
+from designrl.rollout.browser import process_runner
+from designrl.rollout.record import EpisodeRecord
+from designrl.tasks import find_item, get_family, reference_screenshot
+from designrl.tasks.family import Family, ItemScorer
+
+if TYPE_CHECKING:
+    from designrl.policies.completion import PredictionLookup, Turn
+    from designrl.render.runner import PoolRunner
+    from designrl.rollout.episode import EpisodeSpec
+
+log = logging.getLogger(__name__)
+SCORE_TIMEOUT_S = 240.0  # a scoring that outlives this is a recorded time-out
+
+
+@dataclass
+class EpisodeContext:
+    """What an episode may use beyond its spec. ``datasets`` maps the dataset names a
+    server's operator registered to their paths; with ``paths_allowed`` (embedded runs)
+    a spec's ``source`` may also be a path of the user's."""
+
+    server: InferenceServer | None = None
+    browser: Callable[[], PoolRunner] = process_runner
+    predictions: PredictionLookup | None = None
+    datasets: Mapping[str, str] = field(default_factory=dict)
+    paths_allowed: bool = True
+    _scorers: dict[tuple[str, int], ItemScorer] = field(default_factory=dict, repr=False)
+
+    def source_path(self, source: str | None) -> str | None:
+        if source is None or source in self.datasets:
+            return None if source is None else self.datasets[source]
+        if not self.paths_allowed:
+            known = ", ".join(self.datasets) or "none are registered"
+            raise ValueError(f"unknown dataset {source!r}; registered: {known}")
+        return source
+
+    def scorer(self, family: Family, runner: PoolRunner) -> ItemScorer:
+        """One scorer per family and pool (scorers cache reference renders)."""
+        key = (family.name, id(runner.pool))
+        if key not in self._scorers:
+            self._scorers[key] = family.scorer(runner.pool)
+        return self._scorers[key]
+
+
+def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord:
+    """Run one html, svg or webpage episode; every failure past the spec is a record."""
+    started = time.perf_counter()
+    family = get_family(spec.family)
+    key = spec.item_key if spec.item_key is not None else spec.seed
+    item = find_item(spec.task_id, key, context.source_path(spec.source))
+    seed = spec.sampling_seed if spec.sampling_seed is not None else (spec.seed or 0)
+    policy = make_completion_policy(family, spec.policy, seed, temperature=spec.temperature,
+                                    server=context.server, version=spec.policy_version,
+                                    predictions=context.predictions)
+    runner = context.browser()
+    try:
+        turn = _answer(family, policy, item, runner, spec.task_id)
+    except Exception as exc:  # noqa: BLE001 - whatever the policy raised is the outcome
+        log.info("%s on %s %s: %s", spec.policy, spec.task_id, key, exc)
+        return EpisodeRecord(outcome="error", error=_policy_error(exc), seconds=_since(started),
+                             summary=_summary(family, item, None))
+    try:
+        scored = runner.run(context.scorer(family, runner).score_item(item, turn.text),
+                            SCORE_TIMEOUT_S)
+    except TimeoutError:
+        return EpisodeRecord(outcome="timeout", error=f"scoring over {SCORE_TIMEOUT_S:g}s",
+                             completion=turn.text, seconds=_since(started),
+                             summary=_summary(family, item, turn))
+    summary = _summary(family, item, turn, valid=scored.outcome != "invalid_output")
+    summary["details"] = scored.details
+    return EpisodeRecord(
+        outcome=scored.outcome, error=scored.error, completion=turn.text,
+        total_reward=scored.total, final_score=scored.total, rewards=scored.components,
+        seconds=_since(started), summary=summary, images=scored.images)
+
+
+def _answer(family: Family, policy, item: Any, runner: PoolRunner, task_id: str) -> Turn:
+    messages = None
+    if policy.needs_messages:
+        screenshot = (reference_screenshot(family, item, runner, task_id)
+                      if family.reference is not None else None)
+        messages = family.messages(item, screenshot)
+    return policy.complete(item, messages)
+
+
+def _policy_error(exc: Exception) -> str:
+    text = f"{type(exc).__name__}: {exc}"[:500]
+    if "image" in text.lower() and ("support" in text.lower() or "multimodal" in text.lower()):
+        return ("the model does not take images (an html prompt shows the reference's "
+                f"screenshot): {text}")
+    return text
+
+
+def _summary(family: Family, item: Any, turn: Turn | None, valid: bool = True
+             ) -> dict[str, Any]:
+    summary: dict[str, Any] = {"family": family.name, "item_id": item.id}
+    if turn is not None and turn.messages is not None:  # a language model's tokens, for GRPO
+        summary["policy_stats"] = turn.stats(valid)
+    return summary
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started

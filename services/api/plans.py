@@ -1,0 +1,110 @@
+"""A job request as the episodes it will run: every task × item (× policy, or × group).
+
+The request's shape was checked already (``services.api.schemas``); what needs the
+server is checked here: the dataset is one the operator registered, a dataset task's
+item ids exist and an item range becomes ids (the registered file is read, as the
+workers will), and a ``predictions:<id>`` policy names a set of the submitting key's.
+Each problem is a ``PlanError`` whose message says what to change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from designrl.policies import PREDICTIONS_PREFIX
+from designrl.store.jobs import EpisodePlan
+from designrl.store.models import ApiKey, PredictionSet
+from designrl.tasks import FAMILIES, TASKS, load_items
+from services.api.schemas import (
+    BenchmarkJobRequest,
+    ItemRange,
+    RolloutJobRequest,
+    runs_policy,
+)
+
+
+class PlanError(ValueError):
+    """A request the server cannot run as asked (a 422)."""
+
+
+def job_plans(body: BenchmarkJobRequest | RolloutJobRequest,
+              datasets: Mapping[str, str]) -> list[EpisodePlan]:
+    """The episodes a request asks for, in a stable order: task, item, then policy (or the
+    group's samples). ``item_key`` is the seed or the item id; ``source`` the dataset name."""
+    path = registered_path(body.dataset, datasets)
+    plans = []
+    group = 0
+    for task_id in body.tasks:
+        task = TASKS[task_id]
+        family = FAMILIES[task.family]
+        profile = body.profile if family.multi_turn else None  # layout's env profiles
+        source = body.dataset if task.reads_path else None
+        for key, seed in task_items(body, task_id, path if source else None):
+            common = {"family": task.family, "task_id": task_id, "item_key": key, "seed": seed,
+                      "profile": profile, "source": source}
+            if isinstance(body, BenchmarkJobRequest):
+                plans += [EpisodePlan(**common, policy=p) for p in body.policies
+                          if runs_policy(family, p)]
+            else:
+                plans += [EpisodePlan(**common, policy=body.policy, group=group,
+                                      policy_version=body.policy_version)
+                          for _ in range(body.group_size)]
+                group += 1
+    return plans
+
+
+def registered_path(dataset: str | None, datasets: Mapping[str, str]) -> str | None:
+    if dataset is None:
+        return None
+    if dataset not in datasets:
+        known = ", ".join(sorted(datasets)) or "none are registered on this server"
+        raise PlanError(f"unknown dataset {dataset!r}; registered: {known}")
+    return datasets[dataset]
+
+
+def task_items(body: BenchmarkJobRequest | RolloutJobRequest, task_id: str,
+               path: str | None) -> list[tuple[str, int | None]]:
+    """(item key, seed) of each item the request runs of the task."""
+    if TASKS[task_id].seeded:
+        return [(str(seed), seed) for seed in body.seeds or ()]
+    dataset = body.dataset if path is not None else None
+    return [(item_id, None) for item_id in dataset_items(task_id, path, dataset,
+                                                         body.items, body.item_range)]
+
+
+def dataset_items(task_id: str, path: str | None, dataset: str | None,
+                  items: list[str] | None, item_range: ItemRange | None) -> list[str]:
+    """The ids of ``items`` (each checked to exist), or of the ``item_range``."""
+    where = f"{task_id} ({dataset})" if dataset else task_id
+    try:
+        ids = [item.id for item in load_items(task_id, path)]
+    except (OSError, ValueError) as exc:
+        raise PlanError(f"{where}: its items could not be read: {exc}") from None
+    if items is not None:
+        known = set(ids)
+        missing = [i for i in items if i not in known]
+        if missing:
+            shown = ", ".join(ids[:20]) + (", ..." if len(ids) > 20 else "")
+            raise PlanError(f"{where} has no item {missing[0]!r}; its items: {shown}")
+        return list(items)
+    assert item_range is not None  # the request's check: items or a range
+    if item_range.start >= len(ids):
+        raise PlanError(f"{where} has {len(ids)} items; item_range starts at "
+                        f"{item_range.start}")
+    return ids[item_range.start:item_range.stop]
+
+
+def check_prediction_sets(session: Session, key: ApiKey, policies: list[str]) -> None:
+    """Each ``predictions:<id>`` policy names a stored set of this key's (an admin's: any)."""
+    for policy in policies:
+        if not policy.startswith(PREDICTIONS_PREFIX):
+            continue
+        set_id = policy[len(PREDICTIONS_PREFIX):]
+        found = session.execute(select(PredictionSet.owner)  # not its items: they may be big
+                                .where(PredictionSet.id == set_id)).first()
+        if found is None or (key.role != "admin" and found.owner != key.name):
+            raise PlanError(f"{policy}: this key has no prediction set {set_id!r} "
+                            "(POST /v1/prediction-sets stores one)")
