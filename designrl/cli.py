@@ -263,7 +263,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     # The job goes into the store first and every episode runs through the workers' call.
     args.out.mkdir(parents=True, exist_ok=True)
     database_url = args.db or f"sqlite:///{(args.out / 'designrl.db').resolve()}"
-    episode_ids = store_job(database_url, cases, {"embedded": True, **asdict(plan)})
+    spec = {**asdict(plan), "prediction_items": None,
+            "predictions": [path for _, path in predictions]}
+    episode_ids = store_job(database_url, cases, {"embedded": True, **spec})
     run = partial(run_stored_case, database_url, predictions=predictions)
     results = []
     with Progress(console=console, transient=False) as progress:

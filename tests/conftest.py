@@ -89,3 +89,17 @@ def sft_tiny_model(tiny_model, tmp_path_factory) -> str:
     out = tmp_path_factory.mktemp("sft-model")
     settings = SFTSettings(epochs=12, batch_size=8, learning_rate=5e-3)
     return str(train_sft(tiny_model, data, out, settings))
+
+
+@pytest.fixture(scope="module")
+def runner(request):
+    """One browser pool per test module (1 browser); the module may set ``POOL_PAGES``
+    (default 4) and the per-job limit ``POOL_TIMEOUT_S`` (default 10 s)."""
+    from browser_support import PoolRunner, require_chromium
+
+    require_chromium()
+    runner = PoolRunner(run_timeout=120.0, browsers=1,
+                        pages_per_browser=getattr(request.module, "POOL_PAGES", 4),
+                        timeout_s=getattr(request.module, "POOL_TIMEOUT_S", 10.0))
+    yield runner
+    runner.close()

@@ -352,6 +352,7 @@ class TaskOut(BaseModel):
     needs_path: bool  # it reads a dataset file: a job names a registered ``dataset``
     seeded: bool  # items are seeds (else dataset items, named by id)
     designgym: bool  # runs under the designgym profile too
+    items: list[str] | None = None  # a shipped set's item ids (None: seeds, or a user's file)
 
 
 class FamilyOut(BaseModel):

@@ -8,20 +8,11 @@ import statistics
 import time
 
 import pytest
-from browser_support import PoolRunner, require_chromium
 
 from designrl.policies.webpage_template import build_page, read_request
 from designrl.tasks.webpage import WebpageItem, WebpageReward, extract_page, load_prompts
 
 MEAN_BAR = 0.85
-
-
-@pytest.fixture(scope="module")
-def runner():
-    require_chromium()
-    runner = PoolRunner(run_timeout=120.0, browsers=1, pages_per_browser=4, timeout_s=10.0)
-    yield runner
-    runner.close()
 
 
 def _page(item: WebpageItem, seed: int = 0) -> str:

@@ -244,6 +244,8 @@ def test_the_catalog_lists_families_tasks_policies_datasets_and_served_models(ap
     assert (tasks["gen-svg"]["seeded"], tasks["gen-svg"]["needs_path"]) == (True, False)
     assert (tasks["svg-prompts"]["seeded"], tasks["svg-prompts"]["needs_path"]) == (False, False)
     assert tasks["svgbench"]["needs_path"] and "questions.json" in tasks["svgbench"]["source"]
+    assert tasks["svg-prompts"]["items"][:2] == ["traffic-light", "house"]
+    assert tasks["gen-svg"]["items"] is None and tasks["svgbench"]["items"] is None
     assert svg["policies"] == ["expert", "random", "vllm:<served model>", "vllm:latest",
                                "predictions:<set>"]
     assert families["html"]["oracles"] == ["reference"]

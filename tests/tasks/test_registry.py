@@ -13,12 +13,14 @@ import math
 import random
 
 import pytest
-from browser_support import PoolRunner, require_chromium
 from shared_data import require_shared
 
 from designrl.policies.layout_random import random_action
 from designrl.tasks import FAMILIES, TASKS, family_of, load_items, load_rows, reward_function
 from designrl.tasks.layout.env import LayoutEnv
+
+POOL_PAGES = 2
+POOL_TIMEOUT_S = 15.0
 
 SINGLE_TURN = [t for t, task in TASKS.items() if task.family != "layout"]
 LAYOUT = [t for t, task in TASKS.items() if task.family == "layout"]
@@ -45,14 +47,6 @@ def test_layout_task_runs_an_episode(task_id):
     assert obs.task_id == task_id and obs.elements and obs.reward is None
     step = env.step(random_action(env.task, random.Random(0)))
     assert step.reward is not None and math.isfinite(step.reward)
-
-
-@pytest.fixture(scope="module")
-def runner():
-    require_chromium()
-    runner = PoolRunner(run_timeout=300.0, browsers=1, pages_per_browser=2, timeout_s=15.0)
-    yield runner
-    runner.close()
 
 
 @pytest.fixture(scope="module")

@@ -25,12 +25,20 @@ from designrl.store import upgrade
 
 BENCH = {"kind": "benchmark", "tasks": ["gen-poster", "gen-slide"],
          "seeds": [1_000_000, 1_000_001], "policies": ["rule", "random"]}
+# every family: a layout task, generated pages and drawings (seeds), the shipped svg and
+# webpage prompts (the first two items), each with its model-free policies (22 episodes)
+FAMILIES_BENCH = {"kind": "benchmark",
+                  "tasks": ["gen-poster", "gen-html", "gen-svg", "svg-prompts", "webpage-prompts"],
+                  "seeds": [1_000_000, 1_000_001], "item_range": {"start": 0, "stop": 2},
+                  "policies": ["rule", "expert", "random", "reference", "blank", "template",
+                               "plain"]}
 
 
 @dataclass
 class UiStack:
     stack: Stack
     _bench: str | None = field(default=None, repr=False)
+    _families: str | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
@@ -52,9 +60,34 @@ class UiStack:
             self._bench = job["id"]
         return self._bench
 
+    def families_job(self) -> str:
+        """A finished benchmark job over all four families (submitted once per session)."""
+        if self._families is None:
+            with self.client() as client:
+                reply = client.post("/v1/jobs", json=FAMILIES_BENCH)
+                assert reply.status_code == 202, reply.text
+            assert self.stack.wait_for(reply.json()["id"], timeout=240).status == "completed"
+            self._families = reply.json()["id"]
+        return self._families
+
     def first_episode(self, job_id: str) -> dict:
         with self.client() as client:
             return client.get(f"/v1/jobs/{job_id}/episodes", params={"limit": 1}).json()["items"][0]
+
+    def episodes(self, job_id: str) -> list[dict]:
+        """Every episode of a job, each in full (``GET /v1/episodes/{id}``)."""
+        with self.client() as client:
+            listed = client.get(f"/v1/jobs/{job_id}/episodes", params={"limit": 500}).json()
+            return [client.get(e["links"]["self"]).json() for e in listed["items"]]
+
+    def family_episode(self, family: str, policy: str | None = None) -> dict:
+        """The first episode of ``family`` (by ``policy``) in the four-family job, in full."""
+        with self.client() as client:
+            listed = client.get(f"/v1/jobs/{self.families_job()}/episodes",
+                                params={"limit": 500}).json()["items"]
+            found = next(e for e in listed if e["family"] == family
+                         and policy in (None, e["policy"]))
+            return client.get(found["links"]["self"]).json()
 
 
 @pytest.fixture(scope="session")

@@ -1,36 +1,65 @@
 """Every page at 1280×800 and at a 390-pixel-wide phone: axe-core finds no serious or
 critical violation, the document never scrolls sideways, the page's key controls are on
-screen, and a full-page screenshot is written."""
+screen, and a full-page screenshot is written. Each family's view is covered: the Run and
+Episode pages with an html, svg and webpage episode, and the Benchmark page of a job over
+all four families (its component tables and gallery)."""
 
 from __future__ import annotations
 
 import pytest
+from run_support import fill_run
 from ui_support import VIEWPORTS, screenshot
 
 pytestmark = pytest.mark.integration
 
-# page -> (what to wait for once its data is in, the controls that must be usable)
+SINGLE_TURN = ".single-turn img"
+# view -> (what to wait for once its data is in, the controls that must be usable)
 PAGES = {
     "run": ("#live[data-state=done]", ["#task", "#seed", "#policy", "#start", "#steps .scroll"]),
+    "run-html": (SINGLE_TURN, ["#task", "#seed", "#policy", "#start", ".pair img",
+                               ".components"]),
+    "run-svg": (SINGLE_TURN, ["#task", "#item", "#policy", "#start", ".checklist",
+                              ".components"]),
+    "run-webpage": (SINGLE_TURN, ["#item", "#start", ".shot", ".single-turn .scroll",
+                                  ".components"]),
     "jobs": ("#jobs table", ["#seeds", "#submit-job", "#jobs .scroll"]),
     "benchmark": ("#bench[data-state=completed] #curves svg", ["#job", "#by-policy .scroll", "#curves svg"]),
+    "benchmark-families": ("#bench[data-state=completed] .gallery img",
+                           ["#job", "#by-policy .scroll", "[data-family=html] .scroll",
+                            "[data-family=webpage] .scroll:has(.gallery)", "#episodes .scroll"]),
     "training": ("#versions table", ["#run", "#charts svg", "#versions .scroll"]),
     "episode": ("#frames img", ["#before-after img", "#frames img", "#episode-steps .scroll"]),
+    "episode-html": (SINGLE_TURN, [".pair img", ".components", "details.completion summary"]),
+    "episode-svg": (SINGLE_TURN, [".split img", ".checklist", ".components"]),
+    "episode-webpage": (SINGLE_TURN, [".shot", ".single-turn .scroll", ".components"]),
+}
+# the Run page's episodes: (family, task, item, policy); the single-turn ones are in the
+# four-family job, so the page shows them at once
+RUNS = {
+    "run": ("layout", "gen-banner", 1_000_001, "rule"),
+    "run-html": ("html", "gen-html", 1_000_000, "reference"),
+    "run-svg": ("svg", "svg-prompts", "house", "expert"),
+    "run-webpage": ("webpage", "webpage-prompts", "pricing-table", "template"),
 }
 
 
 def open_loaded(page, ui_stack, name: str) -> None:
     if name == "benchmark":
         page.goto(f"/ui/benchmark?job={ui_stack.bench_job()}")
+    elif name == "benchmark-families":
+        page.goto(f"/ui/benchmark?job={ui_stack.families_job()}")
     elif name == "episode":
         page.goto(f"/ui/episode?id={ui_stack.first_episode(ui_stack.bench_job())['id']}")
+    elif name.startswith("episode-"):
+        page.goto(f"/ui/episode?id={ui_stack.family_episode(name.removeprefix('episode-'))['id']}")
+    elif name in RUNS:
+        if name != "run":
+            ui_stack.families_job()
+        page.goto("/ui/run")
+        fill_run(page, *RUNS[name])
+        page.click("#start")
     else:
         page.goto(f"/ui/{name}")
-    if name == "run":  # the page with an episode on it
-        page.select_option("#task", "gen-banner")
-        page.fill("#seed", "1000001")
-        page.select_option("#policy", "rule")
-        page.click("#start")
     page.wait_for_selector(PAGES[name][0], timeout=60_000)
     page.wait_for_function("() => [...document.images].every(i => i.complete)")
 

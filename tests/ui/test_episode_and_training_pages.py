@@ -1,5 +1,6 @@
-"""The Episode page (before and after side by side, every step's image) and the Training
-page (a learner run's curves and the adapter store's versions)."""
+"""The Episode page (a layout's before and after side by side and every step's image; a
+single-turn episode's renders, checks, reward components, completion and outcome) and the
+Training page (a learner run's curves and the adapter store's versions)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,72 @@ def test_an_episode_shows_before_after_and_every_step(page, ui_stack):
     before, after = page.locator("#before-after figure").all()
     assert before.bounding_box()["y"] == after.bounding_box()["y"]  # side by side
     screenshot(page, "episode-steps")
+
+
+def wait_for_images(page) -> None:
+    page.wait_for_function("() => [...document.querySelectorAll('#episode img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+
+
+# family -> what its view shows beyond the shared parts
+VIEWS = {
+    "html": lambda page, e: page.locator("#family-result .pair img").count() == 2,
+    "svg": lambda page, e: page.locator("#family-result .checklist li").count()
+    == len(e["details"]["requirements"]),
+    "webpage": lambda page, e: page.locator("#family-result .shot img").count() == 1
+    and f"{e['details']['interactions']['passed']} of" in page.inner_text("#family-result .tally"),
+}
+
+
+@pytest.mark.parametrize("family", list(VIEWS))
+def test_a_single_turn_episode_shows_its_family_view(page, ui_stack, family):
+    episode = ui_stack.family_episode(family)
+    page.goto(f"/ui/episode?id={episode['id']}")
+    page.wait_for_selector(f"#episode[data-family={family}] .single-turn")
+    wait_for_images(page)
+    assert page.locator("#layout-view").is_hidden()
+    assert images_loaded(page.locator("#family-result img"))
+    assert page.locator("#family-result img").count() == len(episode["images"])
+    assert "Outcome: ok" in page.inner_text("#family-result .outcome")
+    for name, value in episode["rewards"].items():
+        assert page.locator(f"tr[data-component={name}] td.num").inner_text() == f"{value:.3f}"
+    assert VIEWS[family](page, episode)
+    page.click("#family-result details.completion summary")
+    assert page.locator("#family-result details.completion pre").inner_text().strip() \
+        == episode["completion"].strip()
+    again = page.get_by_role("link", name="Open on the Run page").get_attribute("href")
+    item = f"seed={episode['seed']}" if episode["seed"] is not None else f"item={episode['item_key']}"
+    assert item in again and "profile" not in again
+    screenshot(page, f"episode-{family}")
+
+    page.goto(again)  # the Run page, filled in with this episode's settings
+    page.wait_for_selector("#policy option", state="attached")
+    assert page.input_value("#family") == family
+    assert page.input_value("#task") == episode["task_id"]
+    assert page.input_value("#policy") == episode["policy"]
+    field = "#seed" if episode["seed"] is not None else "#item"
+    assert page.input_value(field) == episode["item_key"]
+
+
+def test_a_completion_that_fails_shows_its_outcome_and_error(page, ui_stack):
+    with ui_stack.client() as client:
+        made = client.post("/v1/prediction-sets", json={
+            "name": "no drawing", "items": {"traffic-light": "Sorry, I cannot draw that."}})
+        assert made.status_code == 201, made.text
+        job = client.post("/v1/jobs", json={
+            "kind": "benchmark", "tasks": ["svg-prompts"], "items": ["traffic-light"],
+            "policies": [made.json()["policy"]]}).json()
+    ui_stack.stack.wait_for(job["id"], timeout=120)
+    episode = ui_stack.first_episode(job["id"])
+    assert episode["outcome"] not in (None, "ok") and episode["error"], episode
+    page.goto(f"/ui/episode?id={episode['id']}")
+    page.wait_for_selector("#episode[data-family=svg] .single-turn")
+    outcome = page.locator("#family-result .outcome")
+    assert outcome.get_attribute("data-outcome") == episode["outcome"]
+    assert f"Outcome: {episode['outcome']}" in outcome.inner_text()
+    assert episode["error"] in page.inner_text("#family-result .episode-error")
+    assert "No render" in page.inner_text("#family-result")
+    screenshot(page, "episode-failed")
 
 
 def test_training_shows_curves_and_versions(page, ui_stack):

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from designrl.policies import VLLM_PREFIX
 from designrl.store.models import ApiKey, Episode, Job
-from designrl.tasks import FAMILIES
+from designrl.tasks import FAMILIES, load_items
 from designrl.tasks.family import Family, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 from services.api.deps import KeyDep, SessionDep
@@ -61,9 +61,11 @@ def family_out(family: Family, served: list[str]) -> FamilyOut:
 
 
 def task_out(task: Task) -> TaskOut:
+    shipped = not task.seeded and not task.needs_path
     return TaskOut(id=task.id, family=task.family, source=task.source,
                    needs_path=task.needs_path, seeded=task.seeded,
-                   designgym=task.id in DESIGNGYM_TASK_IDS)
+                   designgym=task.id in DESIGNGYM_TASK_IDS,
+                   items=[item.id for item in load_items(task.id)] if shipped else None)
 
 
 def served_models(request: Request) -> list[str]:

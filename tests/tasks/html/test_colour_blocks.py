@@ -22,6 +22,8 @@ from designrl.tasks.html.colour_blocks import (
     shifted_pixels,
 )
 
+POOL_PAGES = 2
+POOL_TIMEOUT_S = 15.0
 WHITE = (255, 255, 255)
 
 
@@ -138,16 +140,6 @@ li { color: #2c5fa8; background: url(rick.jpg); }
 EXPECTED = {"Heading Ship": (192, 57, 43), "Green grass here": (39, 174, 96),
             "Blue list thing": (44, 95, 168)}
 D2C_PAGES = 3
-
-
-@pytest.fixture(scope="module")
-def runner():
-    from browser_support import PoolRunner, require_chromium
-
-    require_chromium()
-    runner = PoolRunner(run_timeout=60.0, browsers=1, pages_per_browser=2, timeout_s=15.0)
-    yield runner
-    runner.close()
 
 
 def _extract(runner, html):

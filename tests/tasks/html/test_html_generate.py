@@ -6,7 +6,6 @@ import re
 
 import numpy as np
 import pytest
-from browser_support import PoolRunner, require_chromium
 
 from designrl.policies.html_bounds import blank_page, reference_page
 from designrl.tasks.html.generate import TEST_SEED_START, generate_item
@@ -44,14 +43,6 @@ def test_pages_are_complete_and_self_contained():
 
 def test_split_seed_is_the_layout_familys():
     assert TEST_SEED_START == layout_generate.TEST_SEED_START
-
-
-@pytest.fixture(scope="module")
-def runner():
-    require_chromium()
-    runner = PoolRunner(run_timeout=120.0, browsers=1, pages_per_browser=4, timeout_s=10.0)
-    yield runner
-    runner.close()
 
 
 @pytest.mark.integration

@@ -1,7 +1,9 @@
-// Episode page: before and after side by side, the layout after every step, the trajectory.
+// Episode page: a layout's before and after side by side, its layout after every step and
+// its trajectory; a single-turn episode's renders, reward components and checks.
 import { api } from './api.js';
 import { $, fmt, fmtSigned, h, params, shortId } from './dom.js';
 import { actionLabel, beforeAfter, facts, frame, rawJson, stepImage, trajectory } from './episode_view.js';
+import { itemLabel, singleTurnView } from './family_view.js';
 import { notice, requireKey, showError } from './shell.js';
 
 async function init() {
@@ -12,22 +14,39 @@ async function init() {
     return;
   }
   try {
-    const episode = await api(`/v1/episodes/${encodeURIComponent(id)}`);
+    const [episode, catalog] = await Promise.all([api(`/v1/episodes/${encodeURIComponent(id)}`), api('/v1/catalog')]);
+    const family = catalog.families.find((f) => f.name === episode.family);
+    const multiTurn = family?.multi_turn ?? true;
     $('#episode').hidden = false;
-    $('#episode-title').textContent = `Episode ${shortId(episode.id)}: ${episode.task_id}, seed ${episode.seed}, ${episode.policy}`;
-    $('#episode-facts').replaceChildren(facts(episode),
-      h('p', {}, h('a', { href: `/ui/run?${new URLSearchParams({ task: episode.task_id, seed: episode.seed, policy: episode.policy, profile: episode.profile ?? 'default' })}` }, 'Open on the Run page'),
+    $('#episode').dataset.family = episode.family;
+    $('#episode-title').textContent = `Episode ${shortId(episode.id)}: ${episode.task_id}, ${itemLabel(episode)}, ${episode.policy}`;
+    const again = { task: episode.task_id, policy: episode.policy };
+    if (episode.seed !== null) again.seed = episode.seed;
+    else again.item = episode.item_key;
+    if (multiTurn) again.profile = episode.profile ?? 'default';
+    if (episode.source) again.dataset = episode.source;
+    $('#episode-facts').replaceChildren(facts(episode, family),
+      h('p', {}, h('a', { href: `/ui/run?${new URLSearchParams(again)}` }, 'Open on the Run page'),
         ' · ', h('a', { href: `/ui/benchmark?job=${episode.job_id}` }, 'Its job')));
-    $('#before-after').replaceChildren(beforeAfter(episode));
-    const images = episode.links.before ? episode.steps : [];
-    $('#frames').replaceChildren(...images.map((step) => frame(stepImage(episode.id, step.index),
-      `${step.index + 1}. ${actionLabel(step.action)} · reward ${fmtSigned(step.reward)} · score ${fmt(step.score)}`,
-      `Layout after step ${step.index + 1}`)));
-    $('#episode-steps').replaceChildren(trajectory(episode.steps).node);
+    if (multiTurn) showLayout(episode);
+    else {
+      $('#family-view').hidden = false;
+      $('#family-result').replaceChildren(singleTurnView(episode, family));
+    }
     $('#episode-raw').replaceChildren(rawJson(episode));
   } catch (error) {
     showError(error);
   }
+}
+
+function showLayout(episode) {
+  $('#layout-view').hidden = false;
+  $('#before-after').replaceChildren(beforeAfter(episode));
+  const images = episode.links.before ? episode.steps : [];
+  $('#frames').replaceChildren(...images.map((step) => frame(stepImage(episode.id, step.index),
+    `${step.index + 1}. ${actionLabel(step.action)} · reward ${fmtSigned(step.reward)} · score ${fmt(step.score)}`,
+    `Layout after step ${step.index + 1}`)));
+  $('#episode-steps').replaceChildren(trajectory(episode.steps).node);
 }
 
 init();

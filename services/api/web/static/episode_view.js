@@ -29,17 +29,26 @@ export function beforeAfter(episode) {
       `Layout after the last step of episode ${id}`));
 }
 
-export function facts(episode) {
-  const items = [
-    ['Task', `${episode.task_id} (seed ${episode.seed})`], ['Policy', episode.policy],
-    ['Profile', episode.profile ?? '–'], ['Status', episode.outcome ? `${episode.status} (${episode.outcome})` : episode.status],
+// The episode's numbers; family is its catalog record (a single-turn episode has no steps,
+// scores or actions to show: its total reward and outcome instead).
+export function facts(episode, family) {
+  const item = episode.seed !== null && episode.seed !== undefined ? `seed ${episode.seed}` : `item ${episode.item_key}`;
+  const status = episode.outcome ? `${episode.status} (${episode.outcome})` : episode.status;
+  const items = family && !family.multi_turn ? [
+    ['Task', `${episode.task_id} (${item})`], ['Family', episode.family], ['Policy', episode.policy],
+    ['Status', status], ['Total reward', fmt(episode.total_reward)],
+    ...(episode.source ? [['Dataset', episode.source]] : []), ['Attempts', episode.attempts],
+    ['Seconds', fmt(episode.seconds, 3)],
+  ] : [
+    ['Task', `${episode.task_id} (${item})`], ['Policy', episode.policy],
+    ['Profile', episode.profile ?? '–'], ['Status', status],
     ['Steps', episode.steps_count ?? '–'], ['Start score', fmt(episode.start_score)],
     ['Final score', fmt(episode.final_score)], ['Instruction score', fmt(episode.instruction_score)],
     ['Total reward', fmtSigned(episode.total_reward)], ['Valid actions', fmtPercent(episode.valid_action_rate)],
     ['Seconds', fmt(episode.seconds, 3)],
   ];
   const list = h('dl', { class: 'facts' }, items.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, String(v)))));
-  return episode.error ? [list, h('p', { class: 'error' }, episode.error)] : list;
+  return episode.error && !(family && !family.multi_turn) ? [list, h('p', { class: 'error' }, episode.error)] : list;
 }
 
 const STEP_COLUMNS = (onSelect) => [

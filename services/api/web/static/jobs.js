@@ -104,12 +104,15 @@ function progress(job) {
     ` ${done}/${job.episodes_total}${p.running ? ` (${p.running} running)` : ''}${p.failed ? `, ${p.failed} failed` : ''}`);
 }
 
-// "gen-banner × 4 seeds × random, rule"
+// "gen-banner × 4 seeds × random, rule"; dataset tasks: "× 3 items" or "× items 0–10"
 function describe(job) {
-  const { tasks = [], seeds = [], policies, policy, group_size: size } = job.spec;
+  const { tasks = [], seeds, items, item_range: range, policies, policy, group_size: size } = job.spec;
   const who = policies ? policies.join(', ') : `${policy}, groups of ${size}`;
   const what = tasks.length > 3 ? `${tasks.length} tasks` : tasks.join(', ');
-  return `${job.kind}: ${what} × ${seeds.length} seed${seeds.length === 1 ? '' : 's'} × ${who}`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const which = [seeds && plural(seeds.length, 'seed'), items && plural(items.length, 'item'),
+    range && `items ${range.start}–${range.stop ?? 'end'}`].filter(Boolean).join(' + ');
+  return `${job.kind}: ${what} × ${which} × ${who}`;
 }
 
 function render() {
