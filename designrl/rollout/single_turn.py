@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SCORE_TIMEOUT_S = 240.0  # a scoring that outlives this is a recorded time-out
+# The record keeps at most this much of a completion (the renderer refuses pages over
+# 2 MB anyway); a longer one is cut and its length noted, so a 50 MB answer is scored
+# as the failure it is without being stored and served whole.
+MAX_STORED_COMPLETION = 1_000_000
 
 
 @dataclass
@@ -82,12 +86,12 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
                             SCORE_TIMEOUT_S)
     except TimeoutError:
         return EpisodeRecord(outcome="timeout", error=f"scoring over {SCORE_TIMEOUT_S:g}s",
-                             completion=turn.text, seconds=_since(started),
+                             completion=_stored(turn.text), seconds=_since(started),
                              summary=_summary(family, item, turn))
     summary = _summary(family, item, turn, valid=scored.outcome != "invalid_output")
     summary["details"] = scored.details
     return EpisodeRecord(
-        outcome=scored.outcome, error=scored.error, completion=turn.text,
+        outcome=scored.outcome, error=scored.error, completion=_stored(turn.text),
         total_reward=scored.total, final_score=scored.total, rewards=scored.components,
         seconds=_since(started), summary=summary, images=scored.images)
 
@@ -112,9 +116,15 @@ def _policy_error(exc: Exception) -> str:
 def _summary(family: Family, item: Any, turn: Turn | None, valid: bool = True
              ) -> dict[str, Any]:
     summary: dict[str, Any] = {"family": family.name, "item_id": item.id}
+    if turn is not None and len(turn.text) > MAX_STORED_COMPLETION:
+        summary["completion_chars"] = len(turn.text)  # what was cut to MAX_STORED_COMPLETION
     if turn is not None and turn.messages is not None:  # a language model's tokens, for GRPO
         summary["policy_stats"] = turn.stats(valid)
     return summary
+
+
+def _stored(text: str) -> str:
+    return text[:MAX_STORED_COMPLETION]
 
 
 def _since(started: float) -> float:
