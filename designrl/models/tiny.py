@@ -37,13 +37,13 @@ CHAT_TEMPLATE = (
 def corpus(seed: int = 0, episodes: int = 12) -> Iterator[str]:
     """Text the tokenizer learns from: prompts and actions of our task families."""
     from designrl.policies.layout_random import random_action
-    from designrl.tasks import TASKS, load_items
+    from designrl.tasks import FAMILIES, load_items
     from designrl.tasks.html.prompt import INSTRUCTION
     from designrl.tasks.layout.env import LayoutEnv
     from designrl.tasks.layout.prompt import SYSTEM, layout_messages
 
     rng = random.Random(seed)
-    layout_tasks = [t for t, task in TASKS.items() if task.family == "layout"]
+    layout_tasks = [task.id for task in FAMILIES["layout"].tasks]
     yield SYSTEM
     yield INSTRUCTION
     for i in range(episodes):

@@ -163,3 +163,25 @@ def test_a_policy_a_family_does_not_run_is_a_bad_job_naming_the_known_ones(famil
                          item_key=key)
     with pytest.raises(ValueError, match="no inference server"):
         run_episode_spec(served)
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+@pytest.mark.parametrize("family", [f for f in FAMILIES if not FAMILIES[f].multi_turn])
+def test_a_language_model_in_process_runs_every_single_turn_family(family, tiny_model):
+    """``llm:DIR``: the family's prompt to a model loaded here, its one turn kept for GRPO
+    (token ids and behaviour logprobs), and whatever it wrote scored or refused in words."""
+    require_chromium()
+    task_id = runnable_tasks(family)[0]
+    seed, key = first_item(task_id)
+    record = run_episode_spec(EpisodeSpec(family=family, task_id=task_id,
+                                          policy=f"llm:{tiny_model}", seed=seed, item_key=key))
+    assert record.outcome in OUTCOMES and record.error != ""
+    if record.outcome == "error":  # the text-only tiny model is given a screenshot (html)
+        assert FAMILIES[family].reference is not None, record.error
+        return
+    (turn,) = record.summary["policy_stats"]["turns"]
+    assert turn["completion"] == record.completion
+    assert len(turn["token_ids"]) == len(turn["logprobs"]) > 0
+    assert turn["ran"] == ("invalid" if record.outcome == "invalid_output" else "model")
+    assert 0.0 <= record.total_reward <= 1.0
