@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 import os
 import signal
-import struct
 import time
 from pathlib import Path
 
 import pytest
 from db_support import postgres_schema
+from process_support import descendants, png_size
 from stack_support import Stack
 
 from designrl.store import upgrade
@@ -38,28 +38,6 @@ PAGE = ('<!doctype html><html lang="en"><head><title>Counter</title><style>'
         '<p id="n">0</p><button onclick="document.getElementById(\'n\').textContent='
         'String(Number(document.getElementById(\'n\').textContent)+1)">Add one</button>'
         '</body></html>')
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
-    return struct.unpack(">II", data[16:24])
-
-
-def descendants(pid: int) -> dict[int, str]:
-    """The processes under ``pid`` (pid -> command name), from /proc."""
-    parents: dict[int, tuple[int, str]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            text = stat.read_text()
-        except OSError:
-            continue  # gone meanwhile
-        name = text[text.index("(") + 1:text.rindex(")")]
-        parents[int(stat.parent.name)] = (int(text[text.rindex(")") + 2:].split()[1]), name)
-    found, frontier = {}, {pid}
-    while frontier:
-        frontier = {p for p, (parent, _) in parents.items() if parent in frontier}
-        found |= {p: parents[p][1] for p in frontier}
-    return found
 
 
 def exists(pid: int) -> bool:
