@@ -22,7 +22,7 @@ test when a stable hash of its id says so (a fifth of them).
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import islice
 from pathlib import Path
@@ -141,6 +141,31 @@ def reference_screenshot(family: Family, item: Any, runner: PoolRunner, task_id:
         raise ValueError(f"{task_id} item {item.id}: the reference page does not render "
                          f"({render.error or 'no screenshot'})")
     return render.png
+
+
+def reward_functions(family: str, runner: PoolRunner | None = None,
+                     components: Sequence[str] | None = None) -> list[Callable[..., list]]:
+    """TRL reward functions of a single-turn family: its total, then each named component
+    (default: all of the family's), every one reading the same scoring of a completion.
+
+        funcs = reward_functions("svg", runner)
+        GRPOTrainer(..., reward_funcs=funcs, args=GRPOConfig(reward_weights=[1] + [0] * (len(funcs) - 1)))
+    """
+    from designrl.render.runner import PoolRunner
+    from designrl.tasks.batch import component_rewards
+
+    record = get_family(family)
+    if record.scorer is None:
+        raise ValueError(f"{family} is scored by its episodes (LayoutEnv), not by batch "
+                         "reward functions")
+    names = list(record.components if components is None else components)
+    unknown = [n for n in names if n not in record.components]
+    if unknown:
+        raise ValueError(f"{family} has no component {unknown[0]!r}; its components: "
+                         f"{', '.join(record.components)}")
+    runner = runner or PoolRunner()
+    scorer = record.scorer(runner.pool)
+    return component_rewards(family, record.column, scorer.score_column, names, runner.run)
 
 
 def reward_function(family: str, runner: PoolRunner | None = None,

@@ -11,6 +11,7 @@ dataset that mixes task families.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
@@ -70,3 +71,35 @@ def batch_reward(name: str, column_name: str,
 
     reward.__name__ = reward.__qualname__ = name
     return reward
+
+
+def component_rewards(prefix: str, column_name: str,
+                      score: Callable[[Any, str], Awaitable[Any]], names: Sequence[str],
+                      run: Callable[[Coroutine], Any], cache_size: int = 4096
+                      ) -> list[Callable[..., list[float | None]]]:
+    """TRL reward functions for the total (``{prefix}_reward``) and each named component
+    (``{prefix}_{name}``) of one scoring: ``score(row value, text)`` returns a ``Scored``,
+    and every function of the list reads the same one, so a completion is rendered once
+    however many of them TRL calls (log the components with weight 0). A component a
+    completion did not get (a page that did not load has no aesthetics) is None."""
+    cache: dict[tuple[str, str], asyncio.Future] = {}
+
+    def scored(value: Any, text: str) -> Awaitable[Any]:
+        key = (json.dumps(value, sort_keys=True, default=str), text)
+        if key not in cache:
+            if len(cache) >= cache_size:
+                cache.pop(next(iter(cache)))
+            cache[key] = asyncio.ensure_future(score(value, text))
+        return asyncio.shield(cache[key])
+
+    async def total(value: Any, text: str) -> float:
+        return (await scored(value, text)).total
+
+    def component(name: str):
+        async def one(value: Any, text: str) -> float | None:
+            return (await scored(value, text)).components.get(name)
+        return one
+
+    return [batch_reward(f"{prefix}_reward", column_name, total, run),
+            *(batch_reward(f"{prefix}_{name}", column_name, component(name), run)
+              for name in names)]

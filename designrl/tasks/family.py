@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 Outcome = Literal["ok", "invalid_output", "render_failed", "timeout", "error"]
 OUTCOMES: tuple[str, ...] = ("ok", "invalid_output", "render_failed", "timeout", "error")
@@ -63,11 +63,13 @@ class Scored:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-class ItemScorer:
-    """What a family's reward offers an episode: ``score_item`` on a started pool."""
+class ItemScorer(Protocol):
+    """What a family's reward offers on a started pool: scoring an episode's item, and a
+    dataset row's reward column (``Family.reward_column``) for TRL's reward functions."""
 
-    async def score_item(self, item: Any, completion: str) -> Scored:  # pragma: no cover
-        raise NotImplementedError
+    async def score_item(self, item: Any, completion: str) -> Scored: ...
+
+    async def score_column(self, value: Any, completion: str) -> Scored: ...
 
 
 ModelFreePolicy = Callable[[Any, int], str]  # (item, seed) -> the completion's text
@@ -89,6 +91,7 @@ class Family:
     scorer: Callable[[Any], ItemScorer] | None = None  # started pool -> the family's scorer
     # TRL: the batch reward function (runner, **options) and the dataset column it reads
     batch_reward: Callable[..., Callable[..., list]] | None = None
+    column: str | None = None  # the dataset column its reward functions read
     reward_column: Callable[[Any], dict[str, Any]] | None = None  # item -> {column: value}
     max_tokens: int = 4096  # language-model policies: the completion budget
 

@@ -107,3 +107,33 @@ def test_a_reward_without_its_column_says_which():
         reward(prompts=["p"], completions=["c"])
     with pytest.raises(ValueError, match="1 values for 2 completions"):
         reward(prompts=["p", "q"], completions=["c", "d"], requirements=[["r"]])
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("family", [f for f in FAMILIES if not FAMILIES[f].multi_turn])
+def test_every_component_is_a_trl_reward_function_reading_one_scoring(family, runner):
+    from designrl.tasks import reward_functions
+
+    record = FAMILIES[family]
+    task_id = next(t.id for t in record.tasks if not t.needs_path)
+    rows = load_rows(task_id, limit=1, runner=runner)
+    funcs = reward_functions(family, runner)
+    assert [f.__name__ for f in funcs] == [f"{family}_reward",
+                                           *(f"{family}_{c}" for c in record.components)]
+    good = good_completion(task_id, None)
+    completions = [good, "I cannot help.", good]
+    columns = {record.column: [rows[0][record.column]] * 2 + [None]}
+    values = [f(prompts=[rows[0]["prompt"]] * 3, completions=completions, **columns)
+              for f in funcs]
+    total = values[0]
+    assert total[2] is None and total[0] > total[1]
+    # the same as the total function the family has had all along
+    assert total[:2] == reward_function(family, runner)(
+        prompts=[rows[0]["prompt"]] * 2, completions=completions[:2],
+        **{record.column: columns[record.column][:2]})
+    components = dict(zip(record.components, values[1:], strict=True))
+    assert components["validity" if "validity" in components else "execution"][0] == 1.0
+    assert all(v is None or 0.0 <= v <= 1.0 for vs in components.values() for v in vs[:2])
+    assert all(vs[2] is None for vs in components.values())
+    with pytest.raises(ValueError, match=f"{family} has no component 'nope'; its components"):
+        reward_functions(family, runner, ["nope"])

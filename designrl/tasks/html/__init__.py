@@ -70,5 +70,6 @@ FAMILY = Family(
     components=("block_match", "text", "position", "color", "visual", "design2code",
                 "structure", "format", "validity", "clean"),
     messages=_messages, reference=lambda item: item.html, extract=_extract, scorer=_scorer,
-    batch_reward=_batch_reward, reward_column=lambda item: {"reference_html": item.html},
+    batch_reward=_batch_reward, column="reference_html",
+    reward_column=lambda item: {"reference_html": item.html},
 )

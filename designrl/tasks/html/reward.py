@@ -190,6 +190,10 @@ class HtmlReward:
         """``score`` against the item's reference, as an episode records it."""
         return (await self.score(item.html, completion)).scored()
 
+    async def score_column(self, reference_html: str, completion: str) -> Scored:
+        """``score`` from a dataset row's ``reference_html`` (TRL's reward functions)."""
+        return (await self.score(reference_html, completion)).scored()
+
 
 def get_html_reward(runner: PoolRunner | None = None,
                     visual: VisualSimilarity = ssim_similarity,

@@ -83,5 +83,6 @@ FAMILY = Family(
     components=("requirements", "judge", "non_blank", "format", "validity"),
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
     scorer=lambda pool: SvgReward(pool),
-    batch_reward=_batch_reward, reward_column=lambda item: {"requirements": list(item.requirements)},
+    batch_reward=_batch_reward, column="requirements",
+    reward_column=lambda item: {"requirements": list(item.requirements)},
 )

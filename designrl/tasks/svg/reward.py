@@ -271,6 +271,10 @@ class SvgReward:
         """``score`` against the item's requirements, as an episode records it."""
         return (await self.score(completion, list(item.requirements))).scored()
 
+    async def score_column(self, requirements: Sequence[str], completion: str) -> Scored:
+        """``score`` from a dataset row's ``requirements`` (TRL's reward functions)."""
+        return (await self.score(completion, list(requirements))).scored()
+
     async def score_many(self, completions: Sequence[str],
                          requirements: Sequence[Sequence[str]]) -> list[SvgScore]:
         """Score completions concurrently (bounded by the pool's pages)."""

@@ -64,5 +64,6 @@ FAMILY = Family(
     messages=lambda item, screenshot: build_messages(item),
     extract=lambda completion: extract_page(completion)[0],
     scorer=lambda pool: WebpageReward(pool),
-    batch_reward=_batch_reward, reward_column=lambda item: {"request": item.prompt},
+    batch_reward=_batch_reward, column="request",
+    reward_column=lambda item: {"request": item.prompt},
 )

@@ -198,6 +198,10 @@ class WebpageReward:
         """``score`` for the item's request, as an episode records it."""
         return (await self.score(completion, item.prompt)).scored()
 
+    async def score_column(self, request: str, completion: str) -> Scored:
+        """``score`` from a dataset row's ``request`` (TRL's reward functions)."""
+        return (await self.score(completion, request)).scored()
+
     async def score_many(self, completions: Sequence[str],
                          prompts: Sequence[str | None] | None = None) -> list[WebpageScore]:
         """Score completions concurrently (bounded by the pool's pages)."""
