@@ -66,7 +66,8 @@ def test_start_an_episode_and_watch_it_finish_with_images(page, ui_stack):
 # family -> (task, item: a seed or an item id, policy)
 SINGLE_TURN = {
     "html": ("gen-html", 1_000_020, "reference"),
-    "svg": ("svg-prompts", "house", "expert"),  # "looks welcoming" is left to the judge
+    # not an item of the four-family job or the accessibility runs: this run must be new
+    "svg": ("svg-prompts", "snowman", "expert"),  # "must wear a hat" is left to the judge
     "webpage": ("webpage-prompts", "todo-app", "template"),
 }
 
