@@ -400,10 +400,13 @@ class PredictionSetOut(BaseModel):
 
 
 class EpisodeStats(BaseModel):
-    """Means over a job's completed episodes of one policy (on one task, or on all)."""
+    """Means over a job's completed episodes of one family's policy (on one task, or on all
+    the family's tasks in the job). ``components``: means of each named reward component
+    over the episodes that have it; ``outcomes``: episodes per outcome."""
 
+    family: str
     policy: str
-    task_id: str | None  # None: every task of the job
+    task_id: str | None  # None: every task of the family in the job
     episodes: int
     final_score: float | None
     instruction_score: float | None
@@ -411,6 +414,8 @@ class EpisodeStats(BaseModel):
     valid_action_rate: float | None
     steer_rate: float | None  # language-model policies only
     seconds: float | None  # per episode
+    components: dict[str, float] = {}
+    outcomes: dict[str, int] = {}
 
 
 class ScoreCurve(BaseModel):

@@ -1,20 +1,23 @@
-"""A job's results at a glance, for the Benchmark page: means per policy (over all tasks
-and per task) and each policy's mean score against step, per task.
+"""A job's results at a glance, for the Benchmark page: means per family's policy (over
+its tasks and per task), with each reward component's mean and the outcomes, and each
+policy's mean score against step, per task (layout).
 
-Only the columns the means need are read (never an episode's stored layouts), and the
-steer rate comes out of the summary JSON in SQL, so a large job summarises cheaply.
+Only the columns the means need are read (never an episode's stored layouts or a
+completion), and the steer rate comes out of the summary JSON in SQL, so a large job
+summarises cheaply. A policy two families share (``expert``) is two rows: means never
+mix families.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import groupby
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from designrl.store.models import Episode, Step
+from designrl.store.models import Episode, RewardComponent, Step
 from services.api.schemas import EpisodeStats, JobSummary, ScoreCurve
 
 MEANS = ("final_score", "instruction_score", "total_reward", "valid_action_rate", "steer_rate",
@@ -24,25 +27,39 @@ MEANS = ("final_score", "instruction_score", "total_reward", "valid_action_rate"
 def job_summary(session: Session, job_id: str) -> JobSummary:
     steer = Episode.summary[("policy_stats", "steer_rate")].as_float().label("steer_rate")
     rows = session.execute(
-        select(Episode.id, Episode.task_id, Episode.policy, Episode.start_score, steer,
+        select(Episode.id, Episode.family, Episode.task_id, Episode.policy, Episode.outcome,
+               Episode.start_score, steer,
                *(getattr(Episode, name) for name in MEANS if name != "steer_rate"))
         .where(Episode.job_id == job_id, Episode.status == "completed")
         .order_by(Episode.position)).mappings().all()
-    by_policy: dict[str, list] = defaultdict(list)
-    by_task: dict[tuple[str, str], list] = defaultdict(list)
+    components: dict[str, dict[str, float]] = defaultdict(dict)
+    for episode_id, name, value in session.execute(
+            select(RewardComponent.episode_id, RewardComponent.name, RewardComponent.value)
+            .join(Episode, Episode.id == RewardComponent.episode_id)
+            .where(Episode.job_id == job_id, Episode.status == "completed")):
+        components[episode_id][name] = value
+    by_policy: dict[tuple[str, str], list] = defaultdict(list)
+    by_task: dict[tuple[str, str, str], list] = defaultdict(list)
     for row in rows:
-        by_policy[row["policy"]].append(row)
-        by_task[(row["task_id"], row["policy"])].append(row)
+        by_policy[(row["family"], row["policy"])].append(row)
+        by_task[(row["family"], row["task_id"], row["policy"])].append(row)
     return JobSummary(
         job_id=job_id,
-        policies=[_stats(policy, None, rs) for policy, rs in by_policy.items()],
-        tasks=[_stats(policy, task, rs) for (task, policy), rs in sorted(by_task.items())],
+        policies=[_stats(family, policy, None, rs, components)
+                  for (family, policy), rs in by_policy.items()],
+        tasks=[_stats(family, policy, task, rs, components)
+               for (family, task, policy), rs in sorted(by_task.items())],
         curves=_score_curves(session, job_id, rows))
 
 
-def _stats(policy: str, task_id: str | None, rows: list) -> EpisodeStats:
-    return EpisodeStats(policy=policy, task_id=task_id, episodes=len(rows),
-                        **{name: _mean(r[name] for r in rows) for name in MEANS})
+def _stats(family: str, policy: str, task_id: str | None, rows: list,
+           components: dict[str, dict[str, float]]) -> EpisodeStats:
+    names = dict.fromkeys(n for r in rows for n in components[r["id"]])
+    return EpisodeStats(
+        family=family, policy=policy, task_id=task_id, episodes=len(rows),
+        **{name: _mean(r[name] for r in rows) for name in MEANS},
+        components={n: _mean(components[r["id"]].get(n) for r in rows) for n in names},
+        outcomes=dict(Counter(r["outcome"] or "none" for r in rows)))
 
 
 def _mean(values) -> float | None:

@@ -235,6 +235,33 @@ def test_a_job_summary_has_means_per_policy_and_task_and_score_curves(api):
     assert api.call("GET", f"/v1/jobs/{job['id']}/summary", key="bob").status_code == 403
 
 
+def test_a_job_summary_never_mixes_families_and_gives_component_means(api):
+    """``expert`` is a layout and an svg policy: two rows, each with its own components."""
+    bench = {"kind": "benchmark", "tasks": ["gen-poster", "svg-prompts"],
+             "seeds": [1_000_000], "items": ["traffic-light", "house"],
+             "policies": ["expert", "random"]}
+    reply = api.call("POST", "/v1/jobs", json=bench)
+    assert reply.status_code == 202, reply.text
+    job = reply.json()
+    run_all(api, job["id"])
+    summary = api.call("GET", f"/v1/jobs/{job['id']}/summary").json()
+    assert [(p["family"], p["policy"], p["episodes"]) for p in summary["policies"]] == [
+        ("layout", "expert", 1), ("layout", "random", 1), ("svg", "expert", 2),
+        ("svg", "random", 2)]
+    episodes = api.call("GET", f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    details = {e["id"]: api.call("GET", e["links"]["self"]).json() for e in episodes}
+    for row in summary["policies"] + summary["tasks"]:
+        mine = [details[e["id"]] for e in episodes if e["family"] == row["family"]
+                and e["policy"] == row["policy"] and row["task_id"] in (None, e["task_id"])]
+        assert row["episodes"] == len(mine) and row["outcomes"] == {"ok": len(mine)}
+        assert set(row["components"]) == set(mine[0]["rewards"])
+        for name, mean in row["components"].items():
+            assert mean == pytest.approx(statistics.fmean(e["rewards"][name] for e in mine))
+    svg_expert = next(p for p in summary["policies"] if p["family"] == "svg"
+                      and p["policy"] == "expert")
+    assert svg_expert["total_reward"] == 1.0 and svg_expert["components"]["validity"] == 1.0
+
+
 def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
     settings = api.client.app.state.settings
     settings.training_runs_dir = str(tmp_path / "runs")
