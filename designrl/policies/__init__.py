@@ -34,10 +34,6 @@ class InferenceServer:
     prompt_style: str = "compact"  # the layout prompt the served model was trained on
 
 
-def is_layout_policy(name: str) -> bool:
-    return name in LAYOUT_POLICIES or any(
-        name.startswith(prefix) and len(name) > len(prefix) for prefix in (LLM_PREFIX, VLLM_PREFIX))
-
 
 @cache
 def _local_backend(path: str):

@@ -66,7 +66,7 @@ def is_test_item(task_id: str, key: str | int) -> bool:
 
 
 def _checked(task_id: str, path: str | Path | None) -> Task:
-    task = TASKS.get(task_id) or TASKS[family_of(task_id)]
+    task = TASKS[task_id] if task_id in TASKS else TASKS[family_of(task_id)]  # names the known
     if FAMILIES[task.family].multi_turn:
         raise ValueError(f"{task_id} is a layout task: its items are seeds for LayoutEnv.reset")
     if task.needs_path and path is None:
@@ -129,7 +129,7 @@ def load_rows(task_id: str, path: str | Path | None = None, limit: int | None = 
     for item in items:
         screenshot = None if family.reference is None else reference_screenshot(
             family, item, runner, task_id)
-        rows.append({"prompt": family.messages(item, screenshot), **family.reward_column(item),
+        rows.append({"prompt": family.messages(item, screenshot), family.column: family.column_value(item),
                      "task_id": task_id, "item_id": item.id})
     return rows
 
@@ -154,10 +154,7 @@ def reward_functions(family: str, runner: PoolRunner | None = None,
     from designrl.render.runner import PoolRunner
     from designrl.tasks.batch import component_rewards
 
-    record = get_family(family)
-    if record.scorer is None:
-        raise ValueError(f"{family} is scored by its episodes (LayoutEnv), not by batch "
-                         "reward functions")
+    record = _single_turn(family)
     names = list(record.components if components is None else components)
     unknown = [n for n in names if n not in record.components]
     if unknown:
@@ -171,8 +168,13 @@ def reward_functions(family: str, runner: PoolRunner | None = None,
 def reward_function(family: str, runner: PoolRunner | None = None,
                     **options: Any) -> Callable[..., list]:
     """The batch reward function of a single-turn family (``options`` go to its factory)."""
+    return _single_turn(family).batch_reward(runner, **options)
+
+
+def _single_turn(family: str) -> Family:
+    """A family scored by batch reward functions (every family but layout)."""
     record = get_family(family)
-    if record.batch_reward is None:
-        raise ValueError(f"{family} is scored by its episodes (LayoutEnv), not by a batch "
-                         "reward function")
-    return record.batch_reward(runner, **options)
+    if record.multi_turn:
+        raise ValueError(f"{family} is scored by its episodes (LayoutEnv), not by batch "
+                         "reward functions")
+    return record

@@ -65,7 +65,7 @@ class Scored:
 
 class ItemScorer(Protocol):
     """What a family's reward offers on a started pool: scoring an episode's item, and a
-    dataset row's reward column (``Family.reward_column``) for TRL's reward functions."""
+    dataset row's reward column (``Family.column``) for TRL's reward functions."""
 
     async def score_item(self, item: Any, completion: str) -> Scored: ...
 
@@ -92,7 +92,7 @@ class Family:
     # TRL: the batch reward function (runner, **options) and the dataset column it reads
     batch_reward: Callable[..., Callable[..., list]] | None = None
     column: str | None = None  # the dataset column its reward functions read
-    reward_column: Callable[[Any], dict[str, Any]] | None = None  # item -> {column: value}
+    column_value: Callable[[Any], Any] | None = None  # item -> its value in that column
     max_tokens: int = 4096  # language-model policies: the completion budget
 
     def task(self, task_id: str) -> Task:

@@ -71,5 +71,5 @@ FAMILY = Family(
                 "structure", "format", "validity", "clean"),
     messages=_messages, reference=lambda item: item.html, extract=_extract, scorer=_scorer,
     batch_reward=_batch_reward, column="reference_html",
-    reward_column=lambda item: {"reference_html": item.html},
+    column_value=lambda item: item.html,
 )

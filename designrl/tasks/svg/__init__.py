@@ -84,5 +84,5 @@ FAMILY = Family(
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
     scorer=lambda pool: SvgReward(pool),
     batch_reward=_batch_reward, column="requirements",
-    reward_column=lambda item: {"requirements": list(item.requirements)},
+    column_value=lambda item: list(item.requirements),
 )

@@ -65,5 +65,5 @@ FAMILY = Family(
     extract=lambda completion: extract_page(completion)[0],
     scorer=lambda pool: WebpageReward(pool),
     batch_reward=_batch_reward, column="request",
-    reward_column=lambda item: {"request": item.prompt},
+    column_value=lambda item: item.prompt,
 )
