@@ -74,8 +74,8 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
     policy = make_completion_policy(family, spec.policy, seed, temperature=spec.temperature,
                                     server=context.server, version=spec.policy_version,
                                     predictions=context.predictions)
-    runner = context.browser()
     try:
+        runner = context.browser()
         turn = _answer(family, policy, item, runner, spec.task_id)
     except Exception as exc:  # noqa: BLE001 - whatever the policy raised is the outcome
         log.info("%s on %s %s: %s", spec.policy, spec.task_id, key, exc)
@@ -88,6 +88,12 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
         return EpisodeRecord(outcome="timeout", error=f"scoring over {SCORE_TIMEOUT_S:g}s",
                              completion=_stored(turn.text), seconds=_since(started),
                              summary=_summary(family, item, turn))
+    except Exception as exc:  # noqa: BLE001 - the scorer broke (a reference that does not
+        # render, a browser that died): recorded with no reward, never a score of 0
+        log.warning("scoring %s %s failed: %s", spec.task_id, key, exc)
+        return EpisodeRecord(outcome="error", error=f"scoring failed: {type(exc).__name__}: "
+                             f"{exc}"[:500], completion=_stored(turn.text),
+                             seconds=_since(started), summary=_summary(family, item, turn))
     summary = _summary(family, item, turn, valid=scored.outcome != "invalid_output")
     summary["details"] = scored.details
     return EpisodeRecord(

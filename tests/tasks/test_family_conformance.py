@@ -8,10 +8,11 @@ and every component lie in [0, 1], and malformed output is a readable outcome.
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
-from browser_support import require_chromium
+from browser_support import PoolRunner, require_chromium
 
 from designrl.policies import accepts_policy, policy_names
 from designrl.rollout.episode import EpisodeSpec, run_episode_spec
@@ -185,3 +186,29 @@ def test_a_language_model_in_process_runs_every_single_turn_family(family, tiny_
     assert len(turn["token_ids"]) == len(turn["logprobs"]) > 0
     assert turn["ran"] == ("invalid" if record.outcome == "invalid_output" else "model")
     assert 0.0 <= record.total_reward <= 1.0
+
+
+@pytest.mark.integration
+def test_a_scorer_or_browser_that_breaks_is_a_recorded_error_with_no_reward(tmp_path):
+    """Infrastructure failures end the episode with a reason, never a reward of 0."""
+    spec = EpisodeSpec(family="svg", task_id="svg-prompts", item_key="traffic-light",
+                       policy="expert")
+
+    def no_browser():
+        raise RuntimeError("chromium did not start")
+
+    record = run_episode_spec(spec, context=EpisodeContext(browser=no_browser))
+    assert record.outcome == "error" and record.total_reward is None
+    assert "chromium did not start" in record.error
+
+    # a reference page that never finishes rendering: the scorer cannot score at all
+    require_chromium()
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text(json.dumps({"id": "hangs", "html": "<p>x</p><script>for(;;){}</script>"}))
+    hanging = EpisodeSpec(family="html", task_id="websight", item_key="hangs",
+                          policy="blank", source=str(pages))
+    with PoolRunner(browsers=1, pages_per_browser=2, timeout_s=2.0) as short:
+        record = run_episode_spec(hanging, context=EpisodeContext(browser=lambda: short))
+    assert record.outcome == "error" and record.total_reward is None and record.completion
+    assert record.error.startswith("scoring failed: ValueError: the reference page does not "
+                                   "render"), record.error
