@@ -80,7 +80,7 @@ FAMILY = Family(
            Task("svgbench", "svg", "SVGBench's questions.json (or a file in its format)",
                 needs_path=True, load=_svgbench)),
     policies={"expert": _expert, "random": _random},
-    components=("requirements", "judge", "non_blank", "format", "validity"),
+    components=("requirements", "coverage", "judge", "non_blank", "format", "validity"),
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
     scorer=lambda pool: SvgReward(pool),
     batch_reward=_batch_reward, column="requirements",

@@ -59,9 +59,12 @@ FAMILIES = ("red", "orange", "yellow", "green", "cyan", "blue", "purple", "magen
 SYNONYMS = {"grey": "gray", "violet": "purple", "aqua": "cyan", "turquoise": "cyan",
             "fuchsia": "magenta", "lime": "green", "gold": "yellow", "golden": "yellow",
             "silver": "gray", "navy": "blue", "teal": "cyan", "maroon": "red",
-            "beige": "white", "tan": "brown", "cream": "white", "crimson": "red",
+            "beige": "white", "tan": "brown", "crimson": "red",
             "scarlet": "red", "indigo": "purple", "lavender": "purple", "olive": "green"}
 """Words that name a family loosely; used only when a word is not a CSS colour itself."""
+
+EXTRA_RGB: dict[str, RGB] = {"cream": (255, 253, 208), "charcoal": (54, 69, 79)}
+"""Colour words that are not CSS names but name one colour closely."""
 
 MODIFIERS = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium")
 DESCRIPTIVE = ("baby", "neon", "off", "jet", "pure", "sky", "navy", "forest", "lime", "hot",
@@ -82,6 +85,18 @@ _HUE_BANDS = {  # degrees, inclusive; neighbouring bands overlap by a few degree
     "purple": ((250, 300),),
     "magenta": ((285, 335),),
 }
+
+WHITE_CHROMA = 12 / 255
+"""The most a colour may lean to a hue and still be white (pale pink and pale blue are not)."""
+NEIGHBOURS = {
+    "red": {"orange", "pink", "magenta", "brown"}, "orange": {"red", "yellow", "brown"},
+    "yellow": {"orange", "green", "brown"}, "green": {"yellow", "cyan"},
+    "cyan": {"green", "blue"}, "blue": {"cyan", "purple"},
+    "purple": {"blue", "magenta", "pink"}, "magenta": {"purple", "pink", "red"},
+    "pink": {"red", "magenta", "purple"}, "brown": {"red", "orange", "yellow", "black"},
+    "black": set(), "white": set(), "gray": set(),
+}
+"""Families a person might confuse with each (used only to decide that a colour is absent)."""
 
 _HEX = re.compile(r"#([0-9a-f]{3,8})$")
 _FUNC = re.compile(r"(rgba?|hsla?)\(([^)]*)\)$")
@@ -163,7 +178,8 @@ def colour_families(rgb: RGB) -> frozenset[str]:
     hue, sat, light = hsl(rgb)
     chroma = (max(rgb) - min(rgb)) / 255
     names: set[str] = set()
-    if chroma < 0.12 or sat < 0.1:
+    tinted = light > 0.86 and chroma > WHITE_CHROMA  # pale pink, pale blue: not white
+    if (chroma < 0.12 or sat < 0.1) and not tinted:
         if light < 0.22:
             names.add("black")
         if 0.18 < light < 0.9:
@@ -173,8 +189,6 @@ def colour_families(rgb: RGB) -> frozenset[str]:
         return frozenset(names)
     if light < 0.1:
         names.add("black")
-    if light > 0.95:
-        names.add("white")
     for family, bands in _HUE_BANDS.items():
         if any(lo <= hue <= hi for lo, hi in bands):
             names.add(family)
@@ -216,6 +230,30 @@ class ColorSpec:
         _, _, light_a = hsl(self.rgb)
         _, _, light_b = hsl(rgb)
         return bool(mine & colour_families(rgb)) and abs(light_a - light_b) <= 0.2
+
+
+    def near(self, rgb: RGB) -> bool:
+        """Loosely: a colour someone could still call this (neighbouring hues, any shade).
+        A colour that is not even ``near`` is surely not this colour."""
+        if self.matches(rgb):
+            return True
+        families = {self.family} if self.family else set(colour_families(self.rgb))
+        return any(_near_family(f, rgb) for f in families)
+
+
+def _near_family(family: str, rgb: RGB) -> bool:
+    """``rgb`` is ``family`` or a neighbour of it, at any shade; or, for the achromatic
+    families, close to it (black: dark; white: very light and nearly grey; gray: dull)."""
+    _, sat, light = hsl(rgb)
+    chroma = (max(rgb) - min(rgb)) / 255
+    if family == "black":
+        return light < 0.3
+    if family == "white":
+        return light > 0.8 and chroma < 0.1
+    if family == "gray":
+        return chroma < 0.2 and 0.12 < light < 0.95
+    mine = colour_families(rgb)
+    return bool(mine & ({family} | NEIGHBOURS.get(family, set())))
 
 
 def _modifier_ok(modifier: str | None, rgb: RGB) -> bool:
@@ -264,6 +302,8 @@ def color_spec(phrase: str) -> ColorSpec | None:
             return None
         return ColorSpec(text, family=last.family, modifier=last.modifier, rgb=last.rgb)
     word = words[0]
+    if word in EXTRA_RGB:
+        return ColorSpec(text, rgb=EXTRA_RGB[word])
     if word in FAMILIES:
         return ColorSpec(text, family=word)
     if word in CSS_COLORS:
@@ -273,5 +313,5 @@ def color_spec(phrase: str) -> ColorSpec | None:
     return None
 
 
-COLOR_WORDS = sorted({*CSS_COLORS, *FAMILIES, *SYNONYMS}, key=len, reverse=True)
+COLOR_WORDS = sorted({*CSS_COLORS, *FAMILIES, *SYNONYMS, *EXTRA_RGB}, key=len, reverse=True)
 """Every single word ``color_spec`` accepts, longest first (for building regexes)."""

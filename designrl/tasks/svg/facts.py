@@ -68,6 +68,9 @@ class Shape:
     text: str = ""
     element_id: str | None = None
     is_background: bool = False
+    fill_alpha: float = 1.0
+    stroke_alpha: float = 1.0
+    """How opaque the paint is (opacities multiplied): a faint shape hardly shows."""
 
     @property
     def center(self) -> tuple[float, float]:
@@ -234,7 +237,15 @@ class _Walker:
         kinds = kinds | _classify(tag, world, straight, matrix)
         text = " ".join("".join(element.itertext()).split()) if tag == "text" else ""
         return Shape(tag, world, bbox(all_points), fill, stroke, width if stroke else 0.0,
-                     frozenset(kinds), text, element.get("id"))
+                     frozenset(kinds), text, element.get("id"), False,
+                     self._alpha(style.get("fill"), style, "fill-opacity", opacity),
+                     self._alpha(style.get("stroke"), style, "stroke-opacity", opacity))
+
+    def _alpha(self, value: str | None, style: dict[str, str], opacity_name: str,
+               opacity: float) -> float:
+        color = parse_color((value or "").strip())
+        base = color.alpha if color is not None else 1.0
+        return base * opacity * _number(style.get(opacity_name), 1.0)
 
     def _paint(self, value: str | None, style: dict[str, str], opacity_name: str,
                opacity: float) -> tuple[RGB, ...]:

@@ -2,18 +2,21 @@
 
 Each predicate reads a ``Scene`` (the SVG's facts, its rendered page as pixels,
 and where on the page the SVG was drawn) and returns ``(passed, detail)``.
-Geometry and colours of shapes come from the parsed SVG; the background colour
-comes from the pixels, because that is what a viewer sees behind everything.
+Geometry and colours of shapes come from the parsed SVG, counting only shapes the
+render shows; the background colour and the colours a drawing uses come from the
+pixels, because that is what a viewer sees.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from designrl.tasks.svg.colors import RGB, ColorSpec
 from designrl.tasks.svg.facts import Shape, SvgFacts
+from designrl.tasks.svg.pixels import SHOWN, Pixels
 
 ANY_SHAPE = "shape"
 """Selector kind for "shapes" (anything drawn but text)."""
@@ -24,12 +27,21 @@ CENTER_TOLERANCE = 0.1
 
 @dataclass
 class Scene:
-    """What predicates read: facts, the page pixels (H, W, 3 uint8) and the SVG's box on it."""
+    """What predicates read: facts (only the shapes the render shows, see ``visibility``),
+    the page pixels (H, W, 3 uint8) and the SVG's box on it."""
 
     facts: SvgFacts
     image: np.ndarray
     box: tuple[float, float, float, float]
     _background: RGB | None = field(default=None, repr=False)
+    _pixels: Pixels | None = field(default=None, repr=False)
+
+    @property
+    def pixels(self) -> Pixels:
+        """Colour masks over the drawn canvas."""
+        if self._pixels is None:
+            self._pixels = Pixels(self.image, self.box)
+        return self._pixels
 
     @property
     def background(self) -> RGB:
@@ -80,6 +92,25 @@ def hex_color(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
+def painted(color: ColorSpec, paints: tuple[RGB, ...]) -> bool:
+    """Whether a shape painted ``paints`` (one colour, or a gradient's stops) is ``color``:
+    a gradient is only when at least half its stops are (a rainbow is not every colour)."""
+    if not paints:
+        return False
+    return sum(color.matches(c) for c in paints) * 2 >= len(paints)
+
+
+def text_matches(wanted: str, content: str) -> bool:
+    """Whether a text element reading ``content`` shows ``wanted``: the words appear in it
+    whole, and it is not a long passage that merely quotes them (a requirement sentence
+    written out as text does not count as the label it mentions)."""
+    words = re.sub(r"\s+", " ", wanted.strip().lower())
+    text = re.sub(r"\s+", " ", content.strip().lower())
+    if not words or not re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text):
+        return False
+    return len(text) <= 2 * len(words) + 12
+
+
 @dataclass(frozen=True)
 class Selector:
     """Which shapes a phrase like "the red circle" or "the text 'STOP'" picks out."""
@@ -90,7 +121,7 @@ class Selector:
 
     def select(self, facts: SvgFacts) -> list[Shape]:
         return [s for s in facts.drawn if self._kind_ok(s) and self._color_ok(s)
-                and (self.text is None or self.text.lower() in s.text.lower())]
+                and (self.text is None or text_matches(self.text, s.text))]
 
     def _kind_ok(self, shape: Shape) -> bool:
         if self.kind == ANY_ELEMENT:
@@ -100,7 +131,7 @@ class Selector:
         return self.kind in shape.kinds
 
     def _color_ok(self, shape: Shape) -> bool:
-        return self.color is None or any(self.color.matches(c) for c in shape.main_colors)
+        return self.color is None or painted(self.color, shape.main_colors)
 
     def describe(self) -> str:
         color = f"{self.color.text} " if self.color else ""
@@ -128,8 +159,8 @@ class ColorsUsed:
     any_of: bool = False
 
     def check(self, scene: Scene) -> tuple[bool, str]:
-        painted = {c for s in scene.facts.shapes for c in s.colors}
-        found = [c.text for c in self.colors if any(c.matches(p) for p in painted)]
+        pixels = scene.pixels
+        found = [c.text for c in self.colors if pixels.share(pixels.mask(c)) >= SHOWN]
         passed = bool(found) if self.any_of else len(found) == len(self.colors)
         missing = [c.text for c in self.colors if c.text not in found]
         return passed, ("found " + ", ".join(found) if found else "none found") + (
@@ -166,7 +197,7 @@ class AllColored:
 
     def check(self, scene: Scene) -> tuple[bool, str]:
         shapes = self.selector.select(scene.facts)
-        wrong = [s for s in shapes if not any(self.color.matches(c) for c in s.main_colors)]
+        wrong = [s for s in shapes if not painted(self.color, s.main_colors)]
         return bool(shapes) and not wrong, f"{len(shapes) - len(wrong)} of {len(shapes)} match"
 
     def describe(self) -> str:
@@ -182,7 +213,7 @@ class Outlined:
 
     def check(self, scene: Scene) -> tuple[bool, str]:
         shapes = self.selector.select(scene.facts)
-        hits = [s for s in shapes if any(self.color.matches(c) for c in s.stroke)]
+        hits = [s for s in shapes if painted(self.color, s.stroke)]
         return bool(hits), f"{len(hits)} of {len(shapes)} {self.selector.describe()} outlined"
 
     def describe(self) -> str:

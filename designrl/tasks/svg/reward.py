@@ -1,22 +1,32 @@
 """The svg reward: does the completion hold a safe, valid, non-blank SVG meeting its requirements?
 
+Each requirement is read into atoms (``reader``): small necessary conditions checked
+on the render and the parsed geometry together, counting only shapes the render shows
+(``visibility``). A requirement **fails** when one of its atoms surely fails, **passes**
+when all pass and the atoms are all it asks, and is otherwise **unchecked** (undecided:
+the reader could not tell; its atoms and their verdicts are kept in the details).
+Undecided requirements go to the judge when one is configured.
+
 Components (each in [0, 1]):
 
 * ``format``: the completion is one fenced SVG block or a bare SVG document;
 * ``validity``: an SVG was found, parsed safely within the caps, and rendered;
 * ``non_blank``: at least 0.1 % of the drawn area differs from its background colour;
-* ``requirements``: passes / checked over the requirements a computed predicate
-  applies to (reported only when at least one does);
-* ``judge``: the judge's fulfilled / N, SVGBench's score (only when a judge answered).
-
-``R``, the requirement score, is ``judge`` when a judge answered, else
-``requirements``, else 0.5 (nothing could be checked: neither credit nor blame).
+* ``requirements`` (R): (passed + ½ · undecided) / N over all N requirements. An
+  undecided requirement is neutral, never a pass, and a decided one counts for one
+  requirement of N, never for the rest: R is the decided pass rate shrunk toward ½ by
+  coverage, R = c · passed/decided + (1 − c) · ½. A drawing that meets nothing
+  checkable scores below one that leaves everything undecided, which scores below one
+  that meets everything;
+* ``coverage``: decided / N (by computed checks, or by the judge for the rest);
+* ``judge``: the judge's fulfilled / N over all requirements, SVGBench's score (only
+  when a judge answered; its verdicts decide the requirements the checks left open).
 
 ``total = validity · (0.1 · format + non_blank · (0.1 + 0.8 · R))``
 
 so an invalid SVG scores 0, a valid but blank one at most 0.1, a drawing that
-meets nothing 0.2, and the rest is earned by meeting requirements.
-``SvgScore.passed`` is SVGBench's pass: R ≥ 0.5 on a valid, non-blank SVG, with R known.
+fails everything 0.2, and the rest is earned by meeting requirements.
+``SvgScore.passed`` is SVGBench's pass: passed / N ≥ 0.5 on a valid, non-blank SVG.
 
 ``score_svg`` is the pure part (facts, pixels, requirements, judge verdict in; score
 out); ``SvgReward`` extracts, parses, renders in a ``BrowserPool`` (or with the
@@ -40,10 +50,11 @@ from designrl.tasks.svg.facts import SvgFacts, svg_facts
 from designrl.tasks.svg.judge import Judge, JudgeVerdict
 from designrl.tasks.svg.page import PAGE_SIZE, content_box, svg_markup, svg_page
 from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgError, SvgLimits, parse_svg
-from designrl.tasks.svg.predicates import Scene, ink_fraction
+from designrl.tasks.svg.predicates import Scene, background_color, ink_fraction
 from designrl.tasks.svg.raster import rasterize
-from designrl.tasks.svg.requirements import parse_requirement
+from designrl.tasks.svg.reader import read_requirement
 from designrl.tasks.svg.spec import SvgItem
+from designrl.tasks.svg.visibility import visible_facts
 
 FORMAT_WEIGHT = 0.1
 NON_BLANK_WEIGHT = 0.1
@@ -52,12 +63,23 @@ NEUTRAL_R = 0.5
 MIN_INK = 0.001
 PASS_AT = 0.5
 VERDICTS = ("pass", "fail", "unchecked")
+"""``unchecked``: undecided, neither passed nor failed by the computed checks."""
+
+
+@dataclass
+class AtomResult:
+    """One atom of a requirement: what it checks and its verdict (None: not decided)."""
+
+    check: str
+    verdict: bool | None
+    detail: str = ""
 
 
 @dataclass
 class RequirementResult:
-    """One requirement's verdict. ``source`` is ``predicate``, ``judge`` or None (unchecked,
-    or failed with the SVG); ``judge`` is the judge's opinion whenever it gave one."""
+    """One requirement's verdict. ``source`` is ``predicate`` (the computed checks),
+    ``judge`` or None (undecided, or failed with the SVG); ``judge`` is the judge's
+    opinion whenever it gave one; ``atoms`` what the checks read and found."""
 
     text: str
     verdict: str
@@ -65,6 +87,7 @@ class RequirementResult:
     check: str | None = None
     detail: str = ""
     judge: bool | None = None
+    atoms: list[AtomResult] = field(default_factory=list)
 
 
 @dataclass
@@ -80,7 +103,9 @@ class SvgScore:
     def scored(self) -> Scored:
         """This score in the shape every family's episode records."""
         checklist = [{"requirement": d.text, "verdict": d.verdict, "source": d.source,
-                      "check": d.check, "detail": d.detail, "judge": d.judge}
+                      "check": d.check, "detail": d.detail, "judge": d.judge,
+                      "atoms": [{"check": a.check, "verdict": a.verdict, "detail": a.detail}
+                                for a in d.atoms]}
                      for d in self.details]
         details = {"requirements": checklist, "warnings": list(self.warnings)}
         if self.judge_error:
@@ -90,15 +115,15 @@ class SvgScore:
 
     @property
     def requirement_score(self) -> float | None:
-        """R as used in the total, or None when nothing was checked."""
-        if "judge" in self.components:
-            return self.components["judge"]
+        """R as used in the total, or None when there were no requirements."""
         return self.components.get("requirements")
 
     @property
     def passed(self) -> bool:
-        r = self.requirement_score
-        return (r is not None and r >= PASS_AT and self.components.get("validity") == 1.0
+        """SVGBench's pass: at least half the requirements passed, on a valid, non-blank SVG."""
+        n = len(self.details)
+        passes = sum(d.verdict == "pass" for d in self.details)
+        return (n > 0 and passes / n >= PASS_AT and self.components.get("validity") == 1.0
                 and self.components.get("non_blank") == 1.0)
 
 
@@ -112,17 +137,39 @@ def svg_outcome(error: str | None) -> Outcome:
 
 
 def check_requirements(requirements: Sequence[str], scene: Scene) -> list[RequirementResult]:
-    """Each requirement's computed verdict (``unchecked`` where no predicate applies)."""
+    """Each requirement's computed verdict: ``fail`` when an atom surely fails, ``pass``
+    when every atom passes and they are all the sentence asks, else ``unchecked``."""
     results = []
     for text in requirements:
-        predicate = parse_requirement(text)
-        if predicate is None:
-            results.append(RequirementResult(text, "unchecked"))
-            continue
-        passed, detail = predicate.check(scene)
-        results.append(RequirementResult(text, "pass" if passed else "fail", "predicate",
-                                         predicate.describe(), detail))
+        reading = read_requirement(text)
+        atoms = []
+        for atom in reading.atoms:
+            verdict, detail = atom.check(scene)
+            atoms.append(AtomResult(atom.describe(), verdict, detail))
+        if any(a.verdict is False for a in atoms):
+            verdict = "fail"
+        elif reading.complete and atoms and all(a.verdict for a in atoms):
+            verdict = "pass"
+        else:
+            verdict = "unchecked"
+        failed = [a for a in atoms if a.verdict is False]
+        shown = failed or atoms
+        results.append(RequirementResult(
+            text, verdict, "predicate" if verdict != "unchecked" else None,
+            "; ".join(a.check for a in atoms) or None,
+            "; ".join(f"{a.check}: {a.detail}" for a in shown), None, atoms))
     return results
+
+
+def requirement_components(details: Sequence[RequirementResult]) -> dict[str, float]:
+    """``requirements`` (R) and ``coverage`` from the verdicts (none without requirements)."""
+    n = len(details)
+    if n == 0:
+        return {}
+    passes = sum(d.verdict == "pass" for d in details)
+    undecided = sum(d.verdict == "unchecked" for d in details)
+    return {"requirements": (passes + NEUTRAL_R * undecided) / n,
+            "coverage": (n - undecided) / n}
 
 
 def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[str], *,
@@ -133,13 +180,12 @@ def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[
     if image is None:
         image = rasterize(facts, size)
     image = _as_page(image, size)
-    scene = Scene(facts, image, content_box(facts, size))
+    box = content_box(facts, size)
+    background = background_color(image, box)
+    scene = Scene(visible_facts(facts, image, box, background, size), image, box, background)
     ink = ink_fraction(image, scene.box, scene.background)
     details = check_requirements(requirements, scene)
     components = {"format": float(format_ok), "validity": 1.0, "non_blank": float(ink >= MIN_INK)}
-    checked = [d for d in details if d.verdict != "unchecked"]
-    if checked:
-        components["requirements"] = sum(d.verdict == "pass" for d in checked) / len(checked)
     judge_error = None
     if verdict is not None and requirements:
         if verdict.ok and verdict.n == len(requirements):
@@ -152,7 +198,8 @@ def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[
         else:
             judge_error = verdict.error or f"judge answered for {verdict.n} requirements, " \
                                            f"not {len(requirements)}"
-    r = components.get("judge", components.get("requirements", NEUTRAL_R))
+    components.update(requirement_components(details))
+    r = components.get("requirements", NEUTRAL_R)
     total = components["validity"] * (
         FORMAT_WEIGHT * components["format"]
         + components["non_blank"] * (NON_BLANK_WEIGHT + REQUIREMENTS_WEIGHT * r))

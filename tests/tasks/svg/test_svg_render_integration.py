@@ -1,4 +1,4 @@
-"""The ladder rendered by real Chromium through ``designrl.render.pool.BrowserPool``."""
+"""The ladders rendered by real Chromium through ``designrl.render.pool.BrowserPool``."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from svg_fixtures import LADDERS, fenced
+from svg_fixtures import LADDERS, fenced, ladders
 
-from designrl.tasks.svg import SvgReward, load_prompts
+from designrl.tasks.svg import SvgReward
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reward import decode_png, prepare
 
@@ -28,17 +28,15 @@ def _pool_class():
 
 def test_ladder_through_the_real_pool():
     pool_class = _pool_class()
-    items = {i.id: i for i in load_prompts()}
 
     async def run():
         async with pool_class(browsers=1, pages_per_browser=2, viewport=(512, 512),
                               timeout_s=10) as pool:
             reward = SvgReward(pool)
             out = {}
-            for prompt_id in ("house",):  # one ladder keeps the test short
-                ladder = LADDERS[prompt_id]
-                out[prompt_id] = await reward.score_many(
-                    [fenced(s) for s in ladder], [items[prompt_id].requirements] * len(ladder))
+            for ladder in ladders():
+                out[ladder.item.id] = [await reward.score(c, ladder.item.requirements)
+                                       for _, c in ladder.rungs]
             prepared = prepare(fenced(LADDERS["house"][0]))
             from designrl.tasks.svg.page import svg_page
 
@@ -50,7 +48,8 @@ def test_ladder_through_the_real_pool():
     for prompt_id, scores in results.items():
         totals = [s.total for s in scores]
         assert totals == sorted(totals, reverse=True), (prompt_id, totals)
-        assert totals[0] == pytest.approx(1.0), (prompt_id, scores[0])
+        assert totals[0] >= 0.9, (prompt_id, scores[0])  # undecided requirements: neutral
+        assert scores[0].components["coverage"] >= 0.8, (prompt_id, scores[0].components)
     # Chromium and the rough rasteriser agree on the page layout (anti-aliased edges aside).
     assert render.ok and not render.blocked_requests
     chromium = decode_png(render.png).astype(int)

@@ -1,4 +1,4 @@
-"""The svg reward: the ladder of fixtures ranks in order, components and total as documented."""
+"""The svg reward: the ladders rank in order, components and total as documented."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_ladder_ranks_in_order_with_the_pure_scorer():
     for prompt_id, ladder in LADDERS.items():
         scores = [score_pure(fenced(svg), ITEMS[prompt_id].requirements) for svg in ladder]
         assert scores == sorted(scores, reverse=True), (prompt_id, scores)
-        assert scores[0] == pytest.approx(1.0), (prompt_id, scores)
+        assert scores[0] >= 0.9, (prompt_id, scores)  # an undecided requirement is neutral
         rhos.append(spearman(scores))
     assert np.mean(rhos) >= 0.9, rhos
 
@@ -73,12 +73,13 @@ REQUIREMENTS = ["Include a red circle", "Include a blue square", "The drawing mu
 def test_components_and_total_follow_the_documented_formula():
     facts = _facts(RED_CIRCLE)
     score = score_svg(facts, rasterize(facts), REQUIREMENTS, format_ok=False)
-    assert score.components == {"format": 0.0, "validity": 1.0, "non_blank": 1.0,
-                                "requirements": 0.5}
+    # one pass, one fail, one undecided (neutral): R = (1 + 0.5) / 3; two of three decided
+    assert score.components == pytest.approx({"format": 0.0, "validity": 1.0, "non_blank": 1.0,
+                                              "requirements": 0.5, "coverage": 2 / 3})
     assert score.total == pytest.approx(0.1 * 0 + 1 * (0.1 + 0.8 * 0.5))
     assert [d.verdict for d in score.details] == ["pass", "fail", "unchecked"]
     assert score.details[0].source == "predicate" and score.details[2].source is None
-    assert score.passed
+    assert not score.passed  # one of three passed: under SVGBench's half
 
 
 def test_blank_drawing_earns_only_format():
@@ -93,10 +94,22 @@ def test_blank_drawing_earns_only_format():
 def test_nothing_checkable_and_no_judge_gives_the_neutral_requirement_score():
     facts = _facts(RED_CIRCLE)
     score = score_svg(facts, rasterize(facts), ["The drawing must feel calm"])
-    assert "requirements" not in score.components
+    assert score.components["requirements"] == 0.5 and score.components["coverage"] == 0.0
     assert score.total == pytest.approx(0.1 + 0.1 + 0.8 * 0.5)
-    assert score.requirement_score is None and not score.passed
+    assert not score.passed
     assert score.details[0].verdict == "unchecked"
+
+
+def test_an_unchecked_requirement_never_counts_as_passed():
+    facts = _facts(RED_CIRCLE)
+    alone = score_svg(facts, rasterize(facts), ["Draw a cat with whiskers"])
+    assert alone.details[0].verdict == "unchecked" and alone.total < 0.7
+    # one decided requirement does not stand for fourteen undecided ones
+    many = score_svg(facts, rasterize(facts),
+                     ["Include a red circle"] + [f"The cat's whisker {i} is long"
+                                                  for i in range(14)])
+    assert many.components["coverage"] == pytest.approx(1 / 15)
+    assert many.components["requirements"] == pytest.approx((1 + 0.5 * 14) / 15)
 
 
 def test_judge_score_is_preferred_and_fills_unchecked_verdicts():
@@ -104,7 +117,8 @@ def test_judge_score_is_preferred_and_fills_unchecked_verdicts():
     verdict = JudgeVerdict(frozenset({0, 2}), 3)
     score = score_svg(facts, rasterize(facts), REQUIREMENTS, verdict=verdict)
     assert score.components["judge"] == pytest.approx(2 / 3)
-    assert score.components["requirements"] == 0.5
+    assert score.components["requirements"] == pytest.approx(2 / 3)  # the judge decided #3
+    assert score.components["coverage"] == 1.0
     assert score.total == pytest.approx(0.1 + 0.1 + 0.8 * 2 / 3)
     assert [(d.verdict, d.source, d.judge) for d in score.details] == [
         ("pass", "predicate", True), ("fail", "predicate", False), ("pass", "judge", True)]
@@ -126,7 +140,7 @@ def test_pixels_decide_the_background_and_blankness():
     score = score_svg(facts, black, ["The background must be black", "Include a red circle"])
     assert score.components["non_blank"] == 0.0  # the pixels show nothing drawn
     assert score.details[0].verdict == "pass"
-    assert score.details[1].verdict == "pass"  # geometry still sees the circle
+    assert score.details[1].verdict == "fail"  # in the code, but not on the render
 
 
 def test_device_scale_factor_screenshots_are_scaled_to_the_page():

@@ -1,0 +1,219 @@
+"""Atoms: the small checkable claims a requirement is read into, each decided on the
+render and the parsed geometry together, or left undecided.
+
+Every atom is a *necessary* condition of the sentence it came from ("The cow's hooves
+must be coloured brown" needs brown on the drawing), checked with two tolerances:
+it passes only when the strict reading clearly holds (brown covers a patch of the
+canvas) and fails only when even a loose reading does not (nothing anywhere a person
+could call brown); in between, ``check`` answers None (not decided). So a failed
+atom fails its requirement with confidence, and a passed atom passes it only when
+the reader also understood every other word of the sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE, Region
+from designrl.tasks.svg.predicates import Predicate, Scene, Selector, painted, text_matches
+
+Verdict = bool | None
+
+REGIONS: dict[str, tuple[Region, Region]] = {
+    # name: (strict region, loose region) in fractions of the canvas
+    "top": ((0, 0, 1, 0.5), (0, 0, 1, 0.7)),
+    "bottom": ((0, 0.5, 1, 1), (0, 0.3, 1, 1)),
+    "left": ((0, 0, 0.5, 1), (0, 0, 0.7, 1)),
+    "right": ((0.5, 0, 1, 1), (0.3, 0, 1, 1)),
+    "top_left": ((0, 0, 0.45, 0.45), (0, 0, 0.65, 0.65)),
+    "top_right": ((0.55, 0, 1, 0.45), (0.35, 0, 1, 0.65)),
+    "bottom_left": ((0, 0.55, 0.45, 1), (0, 0.35, 0.65, 1)),
+    "bottom_right": ((0.55, 0.55, 1, 1), (0.35, 0.35, 1, 1)),
+    "center": ((0.3, 0.3, 0.7, 0.7), (0.12, 0.12, 0.88, 0.88)),
+}
+RIM = 0.03
+"""Width of the canvas rim the background is read from (a fraction of the canvas)."""
+RELATION_SLACK = 0.05
+
+
+def _names(specs: tuple[ColorSpec, ...]) -> str:
+    return " or ".join(s.text for s in specs)
+
+
+@dataclass(frozen=True)
+class Exact:
+    """A whole sentence the pattern reader understood: its predicate decides it."""
+
+    predicate: Predicate
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        return self.predicate.check(scene)
+
+    def describe(self) -> str:
+        return self.predicate.describe()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One of ``colors`` covers a patch of the canvas (inside ``region`` if given)."""
+
+    colors: tuple[ColorSpec, ...]
+    region: str | None = None
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pixels = scene.pixels
+        strict, loose = REGIONS[self.region] if self.region else (WHOLE, WHOLE)
+        seen = max(pixels.share(pixels.mask(c), strict) for c in self.colors)
+        near = max(pixels.share(pixels.mask(c, "near"), loose) for c in self.colors)
+        detail = f"{seen:.2%} of the canvas strictly, {near:.2%} loosely"
+        if seen >= SHOWN:
+            return True, detail
+        return (False if near < ABSENT else None), detail
+
+    def describe(self) -> str:
+        where = f" in the {self.region.replace('_', ' ')}" if self.region else ""
+        return f"{_names(self.colors)} shown{where}"
+
+
+@dataclass(frozen=True)
+class Background:
+    """The canvas's rim (what shows behind everything) is mostly this colour."""
+
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pixels = scene.pixels
+        strict = _rim_share(pixels, pixels.mask(self.color))
+        near = _rim_share(pixels, pixels.mask(self.color, "near"))
+        detail = f"{strict:.0%} of the rim strictly, {near:.0%} loosely"
+        if strict >= 0.5:
+            return True, detail
+        return (False if near < 0.15 else None), detail
+
+    def describe(self) -> str:
+        return f"background {self.color.text}"
+
+
+def _rim_share(pixels, mask: np.ndarray) -> float:
+    h, w = mask.shape
+    r = max(1, int(RIM * min(h, w)))
+    ring = np.concatenate([mask[:r].ravel(), mask[-r:].ravel(), mask[:, :r].ravel(),
+                           mask[:, -r:].ravel()])
+    return float(ring.mean()) if ring.size else 0.0
+
+
+@dataclass(frozen=True)
+class Text:
+    """A visible text element shows these words (and is not a passage quoting them)."""
+
+    words: str
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        found = [s for s in texts if text_matches(self.words, s.text)]
+        if found:
+            return True, f"shown in <text> {found[0].text[:40]!r}"
+        return False, f"no visible text shows it ({len(texts)} text elements seen)"
+
+    def describe(self) -> str:
+        return f"text {self.words!r}"
+
+
+@dataclass(frozen=True)
+class NoText:
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        return not texts, f"{len(texts)} visible text elements"
+
+    def describe(self) -> str:
+        return "no text"
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many visible shapes of a kind (and colour): ``op`` is ``>=`` or ``==``."""
+
+    kind: str
+    color: ColorSpec | None
+    op: str
+    n: int
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        shapes = Selector(self.kind).select(scene.facts)
+        strict = [s for s in shapes if self.color is None or painted(self.color, s.main_colors)]
+        loose = [s for s in shapes if self.color is None
+                 or any(self.color.near(c) for c in s.main_colors)]
+        detail = f"{len(strict)} found ({len(loose)} loosely)"
+        holds = len(strict) >= self.n if self.op == ">=" else len(strict) == self.n
+        if holds:
+            return True, detail
+        broken = len(loose) < self.n or (self.op == "==" and len(strict) > self.n)
+        return (False if broken else None), detail
+
+    def describe(self) -> str:
+        color = f"{self.color.text} " if self.color else ""
+        return f"count({color}{self.kind}) {self.op} {self.n}"
+
+
+@dataclass(frozen=True)
+class Relative:
+    """The patch of colour ``a`` lies ``relation`` (above, below, left_of, right_of) the
+    patch of colour ``b``: passes on their centres, fails only when all of ``a`` is on the
+    wrong side of all of ``b``."""
+
+    a: ColorSpec
+    relation: str
+    b: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pixels = scene.pixels
+        bg = scene.background
+        if self.a.matches(bg) or self.b.matches(bg):
+            return None, "one colour is the background's"
+        ma, mb = pixels.mask(self.a), pixels.mask(self.b)
+        if pixels.share(ma) < SHOWN or pixels.share(mb) < SHOWN:
+            return None, "a colour is not shown"
+        axis = "v" if self.relation in ("above", "below") else "u"
+        first = self.relation in ("above", "left_of")  # a has the smaller coordinate
+        ca, cb = pixels.centroid(ma), pixels.centroid(mb)
+        index = 1 if axis == "v" else 0
+        gap = (cb[index] - ca[index]) if first else (ca[index] - cb[index])
+        detail = f"centres {gap:+.2f} of the canvas apart"
+        if gap >= RELATION_SLACK:
+            return True, detail
+        ea, eb = pixels.extent(pixels.mask(self.a, "near"), axis), \
+            pixels.extent(pixels.mask(self.b, "near"), axis)
+        if ea is None or eb is None:
+            return None, detail
+        wrong = ea[0] > eb[1] if first else ea[1] < eb[0]
+        return (False if wrong else None), detail
+
+    def describe(self) -> str:
+        return f"{self.a.text} {self.relation.replace('_', ' ')} {self.b.text}"
+
+
+@dataclass(frozen=True)
+class Area:
+    """The colour covers at least ``share`` of the canvas (strictly to pass; fails when even
+    loosely it covers under half of that)."""
+
+    color: ColorSpec
+    share: float
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pixels = scene.pixels
+        strict, near = pixels.share(pixels.mask(self.color)), \
+            pixels.share(pixels.mask(self.color, "near"))
+        detail = f"{strict:.0%} strictly, {near:.0%} loosely"
+        if strict >= self.share:
+            return True, detail
+        return (False if near < 0.5 * self.share else None), detail
+
+    def describe(self) -> str:
+        return f"{self.color.text} covers {self.share:.0%}"
+
+
+Atom = Exact | Shown | Background | Text | NoText | Count | Relative | Area

@@ -1,0 +1,345 @@
+"""Read a free-text requirement into atoms, and say whether they cover all of it.
+
+A sentence the pattern reader (``requirements.parse_requirement``) understands whole
+becomes one ``Exact`` atom: it is decided either way. Any other sentence is read
+clause by clause for what can be checked ("The cow's hooves must be coloured brown,
+as if covered in soil" gives: brown shown):
+
+* colours (basic names, with "light"/"dark"/... and "-ish"; "red or orange" is one
+  atom either colour meets) shown on the canvas; a colour next to "background" is the
+  background's; with one colour and a canvas region in a clause ("in the top left
+  corner", "along the bottom"), shown in that region; two colours around "above",
+  "below", "to the left of", ... in that relation;
+* quoted words, where the sentence speaks of text ("labelled 'Search'"), shown as text;
+* counts of primitive shapes ("three red circles", "exactly 2 squares");
+* "no text"; the canvas size ("800 by 600 pixels"); a colour covering a share of it.
+
+Clauses that hedge ("could", "such as", "for example") or negate ("no", "without",
+"instead of") give no atoms, since what they ask is not a plain necessity. A reading is
+``complete`` only when every other word of the sentence is a function word the atoms
+make redundant ("the", "must", "coloured", "canvas"): only then can its atoms passing
+pass the requirement. Capitalised colour words mid-sentence are names ("Red Cross"),
+not colours.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from designrl.tasks.svg.atoms import (
+    Area,
+    Atom,
+    Background,
+    Count,
+    Exact,
+    NoText,
+    Relative,
+    Shown,
+    Text,
+)
+from designrl.tasks.svg.colors import ColorSpec, color_spec
+from designrl.tasks.svg.predicates import CanvasSize
+from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
+
+BASIC = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "white",
+         "gray", "cyan", "magenta", "violet", "indigo", "turquoise", "teal", "navy", "maroon",
+         "crimson", "scarlet", "beige", "gold", "golden", "silver", "cream", "charcoal",
+         "lavender")
+"""Colour words read in free text (not "orange" the fruit's cousins: salmon, plum, olive...)."""
+SHADES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium", "sky", "navy",
+          "forest", "royal", "hot", "baby", "neon", "soft", "warm", "cool", "rich", "dusty",
+          "midnight", "steel", "slate", "sea", "emerald", "blood", "brick", "burnt", "lime",
+          "mint", "ice", "jet", "off", "olive")
+_COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
+          rf"(?:-(?:and-)?(?P<second>{'|'.join(BASIC)}))?\b(?! space)")
+_ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
+        "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
+        "grayish": "gray", "greyish": "gray", "blackish": "black", "whitish": "white",
+        "orangish": "orange", "colour": "color", "grey": "gray", "centre": "center"}
+_ISH_RE = re.compile(r"(?i)\b(" + "|".join(_ISH) + r")")
+_COLOR_RE = re.compile(rf"(?i)(?<![\w-]){_COLOR}")
+_SHAPE_NOUNS = {"circle": "circle", "dot": "circle", "disc": "circle", "disk": "circle",
+                "square": "square", "rectangle": "rectangle", "triangle": "triangle",
+                "ellipse": "ellipse", "oval": "ellipse", "hexagon": "hexagon",
+                "pentagon": "pentagon", "octagon": "octagon"}
+_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten "
+                                       "eleven twelve".split())}
+_COUNT_RE = re.compile(
+    r"\b(?P<op>exactly |only |precisely |at least )?(?P<n>\d+|" + "|".join(_NUMBERS) +
+    r"|a|an)\s+(?:(?:small|large|big|tiny|little|solid|filled|identical) )*"
+    r"(?:(?P<color>[a-z]+(?:[- ][a-z]+)?) )?(?P<noun>" + "|".join(_SHAPE_NOUNS) +
+    r")(?P<plural>e?s)?\b(?! of\b)(?!-)")
+_HEDGE = re.compile(r"\b(?:may|might|could|can|optional|optionally|perhaps|possibly|such as|"
+                    r"e\.g|for example|for instance|like|if|either|ideally|preferably|or so|"
+                    r"suggest|suggests|suggesting|evoke|evokes|evoking|hint|hints)\b")
+_NEGATION = re.compile(r"\b(?:not|no|never|without|nor|neither|avoid|avoids|except|instead|"
+                       r"rather|other than|free of|lacks?|lacking|absent|none|n't)\b|n't\b")
+_NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use|show) any|"
+                      r"free of(?: any)?)\s+(?:text|words|letters|writing|labels|lettering)\b")
+_TEXTY = re.compile(r"\b(?:label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
+                    r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
+                    r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
+                    r"inscription|inscribed|headline)\b")
+_RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
+              ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
+              ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
+              ("underneath", "below"), ("under", "below"))
+_CANVAS = r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|page)"
+_REGION_RE = re.compile(
+    r"\b(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?: corner| quadrant| part| area| side)?"
+    r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|portion|"
+    r"side|edge|area|section|quarter|region|corner)"
+    r"|(?:at|along|near|across|in|on|toward|towards) the (?:very )?(?P<edge>top|bottom)"
+    r"|(?:in|at) the (?:very )?(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
+    r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
+_SIZE_RE = re.compile(r"\b(?P<w>\d{2,4}) ?(?:x|×|by) ?(?P<h>\d{2,4})\b")
+_AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y|ies|ying))"
+                      r" (?P<op>at least |about |roughly |around |nearly |most of |over )?"
+                      r"(?P<part>half|a third|one third|a quarter|one quarter|most|the majority|"
+                      r"the whole|the entire|all)\b(?: of)?(?: the)? " + _CANVAS)
+_AREA_SHARE = {"half": 0.5, "a third": 0.33, "one third": 0.33, "a quarter": 0.25,
+               "one quarter": 0.25, "most": 0.5, "the majority": 0.5, "the whole": 0.85,
+               "the entire": 0.85, "all": 0.85}
+FUNCTION_WORDS = frozenset("""
+a an the and or of in on at to with by for from as into onto that this these those it its
+their there is are be been being was were must should shall will would need needs has have
+having had include includes including contain contains containing use uses using used show
+shows showing shown display displays displayed feature features featuring depict depicts
+draw drawn drawing appear appears appearing visible present placed positioned located
+situated set sits sit sitting lie lies make makes made sure ensure also only clearly entirely
+fully completely somewhere please colored coloured color colour colors colours shade shades
+tone toned hue filled fill painted paint rendered solid plain flat uniform simple pure
+canvas image picture scene svg frame composition artwork illustration page overall entire
+whole main background backdrop corner side half third part portion area region edge section
+quarter quadrant top bottom left right upper lower center middle centered very primarily
+mostly predominantly exactly least one two three four five six seven eight nine ten
+text word words label labelled labeled title reads read reading says say saying written
+anywhere everywhere throughout
+""".split()) | frozenset(SHADES)
+_CLAUSE = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|\bwhich\b|\bwho\b")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The atoms read from one requirement, and whether they are all it asks."""
+
+    atoms: tuple[Atom, ...]
+    complete: bool
+
+
+def read_requirement(sentence: str) -> Reading:
+    """What can be checked of ``sentence`` (see the module docstring)."""
+    return _read(sentence.strip())
+
+
+@lru_cache(maxsize=8192)
+def _read(sentence: str) -> Reading:
+    predicate = parse_requirement(sentence)
+    if predicate is not None:
+        return Reading((Exact(predicate),), True)
+    quotes: list[str] = []
+
+    def stash(found: re.Match[str]) -> str:
+        quotes.append(next(g for g in found.groups() if g is not None).strip())
+        return f" qq{len(quotes) - 1}qq "
+
+    raw = _QUOTED.sub(stash, sentence)
+    atoms: list[Atom] = []
+    complete = True
+    texty = bool(_TEXTY.search(raw.lower()))
+    for clause in _CLAUSE.split(raw):
+        found, whole = _read_clause(clause, quotes, texty)
+        atoms += found
+        complete &= whole
+    unique = tuple(dict.fromkeys(atoms))
+    return Reading(unique, complete and bool(unique))
+
+
+def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom], bool]:
+    """Atoms of one clause, and whether nothing in it went unread."""
+    text = " ".join(clause.replace("’", "'").split())
+    text = _ISH_RE.sub(lambda m: _ISH[m.group(1).lower()], text)
+    text = re.sub(r"[.!?]+$", "", text)
+    lower = text.lower()
+    if not lower.strip():
+        return [], True
+    atoms: list[Atom] = []
+    spans: list[tuple[int, int]] = []
+    if _NO_TEXT.search(lower):
+        found = _NO_TEXT.search(lower)
+        return [NoText()], _rest_is_function(lower, [found.span()])
+    if _HEDGE.search(lower) or _NEGATION.search(lower):
+        return [], False
+    whole = True
+    for found in re.finditer(r"qq(\d+)qq", lower):
+        words = quotes[int(found.group(1))]
+        if texty and 0 < len(words.split()) <= 8:
+            atoms.append(Text(words))
+            spans.append(found.span())
+        else:
+            whole = False
+    if re.search(r"\bwhite space\b", lower):
+        whole = False
+    colors = _colors(text, lower)
+    if colors is None:
+        return atoms, False
+    size = _SIZE_RE.search(lower)
+    if size and re.search(rf"\b(?:{_CANVAS[3:-1]}|pixels|px|viewbox|size|dimensions)\b", lower):
+        atoms.append(Exact(CanvasSize(float(size.group("w")), float(size.group("h")))))
+        spans.append(size.span())
+    counts = _counts(lower, spans)
+    atoms += counts
+    if counts and re.search(r"\b(?:small|large|big|tiny|little)\b", lower):
+        whole = False  # the size is not checked
+    background = _background(lower, colors, spans)
+    atoms += [Background(c) for c in background]
+    objects = [(span, specs) for span, specs in colors if span not in
+               {s for s, _ in colors if any(b in specs for b in background)}]
+    relation = _relation(lower, objects, spans)
+    if relation is not None:
+        atoms.append(relation)
+    regions = _regions(lower, spans)
+    if regions is None:
+        return atoms, False
+    area = _AREA_RE.search(lower)
+    if area and len(objects) == 1 and len(objects[0][1]) == 1:
+        atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
+        spans.append(area.span())
+    for span, specs in objects:
+        spans.append(span)
+        if regions and len(objects) == 1:
+            atoms += [Shown(specs, region) for region in regions]
+        else:
+            atoms.append(Shown(specs))
+    if regions and len(objects) != 1:
+        return atoms, False
+    if objects and any(isinstance(a, Text) for a in atoms):
+        whole = False  # whose colour, the text's or its sign's, is not read
+    return atoms, whole and _rest_is_function(lower, spans)
+
+
+def _colors(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] | None:
+    """Colour mentions: (span, the colours it allows). None when one is a name or unread."""
+    out = []
+    for found in _COLOR_RE.finditer(text):
+        start = found.start()
+        if found.group(0)[0].isupper() and start > 0 and text[:start].strip():
+            return None  # "the Red Cross", "Snow White": a name
+        shade = (found.group("shade") or "").lower()
+        word = found.group("word").lower()
+        phrase = f"{shade} {word}".strip()
+        spec = color_spec(phrase) or color_spec(word)
+        if spec is None:
+            return None
+        specs = [spec]
+        if found.group("second"):
+            second = color_spec(found.group("second").lower())
+            if second is None:
+                return None
+            specs.append(second)
+            if "-and-" not in found.group(0).lower():
+                out.append((found.span(), tuple(specs)))  # "blue-green": either
+                continue
+            out.append((found.span(), (specs[0],)))
+            out.append((found.span(), (specs[1],)))
+            continue
+        out.append((found.span(), (spec,)))
+    merged: list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] = []
+    for span, specs in out:  # "red or orange": one mention either colour meets
+        if merged and re.fullmatch(r" or ", lower[merged[-1][0][1]:span[0]]):
+            merged[-1] = ((merged[-1][0][0], span[1]), merged[-1][1] + specs)
+        else:
+            merged.append((span, specs))
+    return merged
+
+
+def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
+    atoms: list[Atom] = []
+    for found in _COUNT_RE.finditer(lower):
+        before = lower[:found.start()]
+        if re.search(r"\b(?:in|into|form|forms|forming|around|like)\s*$", before):
+            continue
+        following = re.match(r"\s*([a-z]+)", lower[found.end():])
+        if following and following.group(1) not in FUNCTION_WORDS:
+            continue  # "a square window": the shape word describes something else
+        n_word, op_word = found.group("n"), (found.group("op") or "").strip()
+        n = 1 if n_word in ("a", "an") else int(n_word) if n_word.isdigit() else _NUMBERS[n_word]
+        if n_word in ("a", "an") and found.group("plural"):
+            continue
+        color = None
+        if found.group("color"):
+            color = color_spec(found.group("color"))
+            if color is None:
+                continue
+        op = "==" if op_word in ("exactly", "only", "precisely") else ">="
+        atoms.append(Count(_SHAPE_NOUNS[found.group("noun")], color, op, n))
+        spans.append(found.span())
+    return atoms
+
+
+def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorSpec]:
+    """Colours the clause gives the background ("a navy background", "the background
+    should be pale yellow"); not for gradients, which have no one colour."""
+    where = re.search(r"\b(?:background|backdrop)\b", lower)
+    if where is None or "gradient" in lower:
+        return []
+    out = []
+    for span, specs in colors:
+        between = lower[span[1]:where.start()] if span[1] <= where.start() else \
+            lower[where.end():span[0]]
+        if span[1] <= where.start() and re.fullmatch(r"(?: colored| toned| hued)? ", between):
+            out += specs[:1] if len(specs) == 1 else []
+        elif span[0] >= where.end() and re.fullmatch(
+                r"(?: color)?(?: of (?:the )?\w+)? (?:\w+ )?(?:is|be|are|of|in|as|:)"
+                r"(?: set to| filled with| painted| colored)? (?:a |an )?(?:\w+ )?", between):
+            out += specs[:1] if len(specs) == 1 else []
+    if out:
+        spans.append(where.span())
+    return out
+
+
+def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | None:
+    for phrase, relation in _RELATIONS:
+        found = re.search(rf"\b{phrase}\b", lower)
+        if found is None:
+            continue
+        before = [(s, c) for s, c in objects if s[1] <= found.start()]
+        after = [(s, c) for s, c in objects if s[0] >= found.end()]
+        if len(before) == 1 and after and len(before[0][1]) == 1 and len(after[0][1]) == 1:
+            spans.append(found.span())
+            return Relative(before[0][1][0], relation, after[0][1][0])
+        return None
+    return None
+
+
+def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
+    """Canvas regions the clause names; None when a region belongs to something else
+    ("the left side of the house")."""
+    out = []
+    for found in _REGION_RE.finditer(lower):
+        owner = found.group("owner")
+        if owner and not re.fullmatch(_CANVAS, owner):
+            return None
+        if found.group("v"):
+            v = "top" if found.group("v") in ("top", "upper") else "bottom"
+            out.append(f"{v}_{found.group('h')}")
+        elif found.group("side"):
+            side = found.group("side").replace("-hand", "")
+            out.append({"upper": "top", "lower": "bottom"}.get(side, side))
+        elif found.group("edge"):
+            out.append(found.group("edge"))
+        else:
+            out.append("center")
+        spans.append(found.span())
+    return out
+
+
+def _rest_is_function(lower: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether every word outside ``spans`` is a function word."""
+    keep = list(lower)
+    for start, end in spans:
+        keep[start:end] = " " * (end - start)
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", "".join(keep))
+    return all(w in FUNCTION_WORDS for w in words)
