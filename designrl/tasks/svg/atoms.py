@@ -107,19 +107,50 @@ def _rim_share(pixels, mask: np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class Text:
-    """A visible text element shows these words (and is not a passage quoting them)."""
+    """A visible text element shows these words (and is not a passage quoting them); with
+    ``color``, painted that colour; with ``regions``, its centre in each of them."""
 
     words: str
+    color: ColorSpec | None = None
+    regions: tuple[str, ...] = ()
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
         found = [s for s in texts if text_matches(self.words, s.text)]
-        if found:
-            return True, f"shown in <text> {found[0].text[:40]!r}"
-        return False, f"no visible text shows it ({len(texts)} text elements seen)"
+        if not found:
+            return False, f"no visible text shows it ({len(texts)} text elements seen)"
+        verdicts = [self._placed(scene, s) for s in found]
+        best = True if True in verdicts else None if None in verdicts else False
+        return best, f"shown in <text> {found[0].text[:40]!r}"
+
+    def _placed(self, scene: Scene, shape) -> Verdict:
+        verdict: Verdict = True
+        if self.color is not None:
+            if painted(self.color, shape.main_colors):
+                pass
+            elif any(self.color.near(c) for c in shape.main_colors):
+                verdict = None
+            else:
+                verdict = False
+        x0, y0, x1, y1 = scene.facts.canvas
+        u = ((shape.center[0] - x0) / (x1 - x0)) if x1 > x0 else 0.5
+        v = ((shape.center[1] - y0) / (y1 - y0)) if y1 > y0 else 0.5
+        for region in self.regions:
+            strict, loose = REGIONS[region]
+            if not _inside(u, v, loose):
+                return False
+            if not _inside(u, v, strict) and verdict:
+                verdict = None
+        return verdict
 
     def describe(self) -> str:
-        return f"text {self.words!r}"
+        color = f" in {self.color.text}" if self.color else ""
+        where = "".join(f" in the {r.replace('_', ' ')}" for r in self.regions)
+        return f"text {self.words!r}{color}{where}"
+
+
+def _inside(u: float, v: float, region: Region) -> bool:
+    return region[0] <= u <= region[2] and region[1] <= v <= region[3]
 
 
 @dataclass(frozen=True)

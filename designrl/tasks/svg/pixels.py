@@ -19,8 +19,8 @@ import numpy as np
 
 from designrl.tasks.svg.colors import RGB, ColorSpec
 
-SHOWN = 0.002
-"""Share of the canvas a colour must cover to count as shown (about 23 x 23 px at 512)."""
+SHOWN = 0.0012
+"""Share of the canvas a colour must cover to count as shown (about 18 x 18 px at 512)."""
 ABSENT = 0.0004
 """Below this share (about 10 x 10 px) even loosely, a colour is not there."""
 

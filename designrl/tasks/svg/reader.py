@@ -78,7 +78,7 @@ _NEGATION = re.compile(r"\b(?:not|no|never|without|nor|neither|avoid|avoids|exce
                        r"rather|other than|free of|lacks?|lacking|absent|none|n't)\b|n't\b")
 _NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use|show) any|"
                       r"free of(?: any)?)\s+(?:text|words|letters|writing|labels|lettering)\b")
-_TEXTY = re.compile(r"\b(?:label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
+_TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
                     r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
                     r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
                     r"inscription|inscribed|headline)\b")
@@ -86,13 +86,16 @@ _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
               ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
               ("underneath", "below"), ("under", "below"))
-_CANVAS = r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|page)"
+_CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
+           r"page|card|poster)")
 _REGION_RE = re.compile(
-    r"\b(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?: corner| quadrant| part| area| side)?"
-    r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|portion|"
-    r"side|edge|area|section|quarter|region|corner)"
-    r"|(?:at|along|near|across|in|on|toward|towards) the (?:very )?(?P<edge>top|bottom)"
-    r"|(?:in|at) the (?:very )?(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
+    r"\b(?P<pre>(?:at|along|near|across|in|on|toward|towards|into|to) the (?:very |far )?)?"
+    r"(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?:[- ]hand)?"
+    r"(?: corner| quadrant| part| area| side| region)?"
+    r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|"
+    r"portion|side|edge|area|section|quarter|region|corner)"
+    r"|(?P<edge>top|bottom|left|right)(?![- ](?:left|right|half|third|side|corner))"
+    r"|(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
     r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
 _SIZE_RE = re.compile(r"\b(?P<w>\d{2,4}) ?(?:x|×|by) ?(?P<h>\d{2,4})\b")
 _AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y|ies|ying))"
@@ -116,8 +119,8 @@ whole main background backdrop corner side half third part portion area region e
 quarter quadrant top bottom left right upper lower center middle centered very primarily
 mostly predominantly exactly least one two three four five six seven eight nine ten
 text word words label labelled labeled title reads read reading says say saying written
-anywhere everywhere throughout
-""".split()) | frozenset(SHADES)
+anywhere everywhere throughout against card poster light dark pale bright deep pastel vivid medium soft
+""".split())
 _CLAUSE = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|\bwhich\b|\bwho\b")
 
 
@@ -167,8 +170,9 @@ def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom
         return [], True
     atoms: list[Atom] = []
     spans: list[tuple[int, int]] = []
-    if _NO_TEXT.search(lower):
-        found = _NO_TEXT.search(lower)
+    found = _NO_TEXT.search(lower)
+    if found and not re.search(r"\b(?:other than|except|besides|apart from|but|beyond)\b",
+                               lower):
         return [NoText()], _rest_is_function(lower, [found.span()])
     if _HEDGE.search(lower) or _NEGATION.search(lower):
         return [], False
@@ -195,14 +199,25 @@ def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom
         whole = False  # the size is not checked
     background = _background(lower, colors, spans)
     atoms += [Background(c) for c in background]
-    objects = [(span, specs) for span, specs in colors if span not in
-               {s for s, _ in colors if any(b in specs for b in background)}]
+    backing = {s for s, specs in colors if any(b in specs for b in background)}
+    spans += backing
+    objects = [(span, specs) for span, specs in colors if span not in backing]
     relation = _relation(lower, objects, spans)
     if relation is not None:
         atoms.append(relation)
     regions = _regions(lower, spans)
-    if regions is None:
-        return atoms, False
+    if regions is None:  # "the left side of the house": not the canvas's
+        whole, regions = False, []
+    texts = [a for a in atoms if isinstance(a, Text)]
+    if len(texts) == 1 and len(objects) <= 1:  # "the title 'X' in white at the bottom"
+        bound = _text_color(lower, objects)
+        if bound is not None or not objects:
+            atoms[atoms.index(texts[0])] = Text(texts[0].words, bound[1] if bound else None,
+                                                tuple(regions))
+            if bound:
+                spans.append(bound[0])
+                objects = []
+            regions = []
     area = _AREA_RE.search(lower)
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
@@ -217,7 +232,11 @@ def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom
         return atoms, False
     if objects and any(isinstance(a, Text) for a in atoms):
         whole = False  # whose colour, the text's or its sign's, is not read
-    return atoms, whole and _rest_is_function(lower, spans)
+    whole = whole and _rest_is_function(lower, spans)
+    if not whole:  # "exactly four circles for the planets": four of the circles, at least
+        atoms = [Count(a.kind, a.color, ">=", a.n) if isinstance(a, Count) else a
+                 for a in atoms]
+    return atoms, whole
 
 
 def _colors(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] | None:
@@ -253,6 +272,18 @@ def _colors(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpe
         else:
             merged.append((span, specs))
     return merged
+
+
+def _text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
+    """The colour a clause gives its text: "in white", "white letters", "red text"."""
+    if len(objects) != 1 or len(objects[0][1]) != 1:
+        return None
+    (start, end), (spec,) = objects[0]
+    if re.search(r"\bin $", lower[:start]) or re.match(
+            r" (?:capital |bold |large |small |big )?(?:letters|text|font|lettering|type)\b",
+            lower[end:]):
+        return (start, end), spec
+    return None
 
 
 def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
@@ -319,6 +350,8 @@ def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
     ("the left side of the house")."""
     out = []
     for found in _REGION_RE.finditer(lower):
+        if (found.group("edge") or found.group("mid")) and not found.group("pre"):
+            continue  # "top" or "middle" alone is not a place on the canvas
         owner = found.group("owner")
         if owner and not re.fullmatch(_CANVAS, owner):
             return None
