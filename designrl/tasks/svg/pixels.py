@@ -7,13 +7,14 @@ hundred distinct colours to name, not 260,000). Two masks per colour phrase:
   the blended rim between two shapes (red on blue anti-aliases to purple) never counts;
 * ``near``: pixels someone could still call it (``ColorSpec.near``), not eroded.
 
-A colour is shown when its strict mask covers ``SHOWN`` of the canvas and absent when
+Pixels in ``void`` boxes (blots, rainbow gradients: ``visibility.void_boxes``) count for
+no colour. A colour is shown when its strict mask covers ``SHOWN`` of the canvas and absent when
 even its near mask covers less than ``ABSENT``; in between nobody can tell.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -32,7 +33,8 @@ WHOLE: Region = (0.0, 0.0, 1.0, 1.0)
 class Pixels:
     """Colour masks over the part of the page the SVG's canvas was drawn on."""
 
-    def __init__(self, image: np.ndarray, box: tuple[float, float, float, float]) -> None:
+    def __init__(self, image: np.ndarray, box: tuple[float, float, float, float],
+                 void: Sequence[tuple[float, float, float, float]] = ()) -> None:
         x0, y0, x1, y1 = (int(round(v)) for v in box)
         h, w = image.shape[:2]
         x0, y0 = max(0, min(x0, w - 1)), max(0, min(y0, h - 1))
@@ -43,6 +45,11 @@ class Pixels:
         self.keys, inverse = np.unique(keys.ravel(), return_inverse=True)
         self.inverse = inverse.reshape(keys.shape)
         self.shape = keys.shape
+        self.void = np.zeros(keys.shape, dtype=bool)  # pixels no colour may claim
+        for vx0, vy0, vx1, vy1 in void:
+            if all(np.isfinite(v) for v in (vx0, vy0, vx1, vy1)):
+                self.void[max(0, int(vy0) - y0):max(0, int(np.ceil(vy1)) - y0),
+                          max(0, int(vx0) - x0):max(0, int(np.ceil(vx1)) - x0)] = True
         self._masks: dict[tuple[str, str], np.ndarray] = {}
 
     @property
@@ -59,9 +66,9 @@ class Pixels:
         key = (spec.text, mode)
         if key not in self._masks:
             if mode == "strict":
-                self._masks[key] = erode(self._lookup(spec.matches))
+                self._masks[key] = erode(self._lookup(spec.matches)) & ~self.void
             else:
-                self._masks[key] = self._lookup(spec.near)
+                self._masks[key] = self._lookup(spec.near) & ~self.void
         return self._masks[key]
 
     def share(self, mask: np.ndarray, region: Region = WHOLE) -> float:

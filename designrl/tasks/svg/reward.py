@@ -50,11 +50,12 @@ from designrl.tasks.svg.facts import SvgFacts, svg_facts
 from designrl.tasks.svg.judge import Judge, JudgeVerdict
 from designrl.tasks.svg.page import PAGE_SIZE, content_box, svg_markup, svg_page
 from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgError, SvgLimits, parse_svg
+from designrl.tasks.svg.pixels import Pixels
 from designrl.tasks.svg.predicates import Scene, background_color, ink_fraction
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reader import read_requirement
 from designrl.tasks.svg.spec import SvgItem
-from designrl.tasks.svg.visibility import visible_facts
+from designrl.tasks.svg.visibility import visible_facts, void_boxes
 
 FORMAT_WEIGHT = 0.1
 NON_BLANK_WEIGHT = 0.1
@@ -182,7 +183,9 @@ def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[
     image = _as_page(image, size)
     box = content_box(facts, size)
     background = background_color(image, box)
-    scene = Scene(visible_facts(facts, image, box, background, size), image, box, background)
+    visible = visible_facts(facts, image, box, background, size)
+    scene = Scene(visible, image, box, background,
+                  Pixels(image, box, void_boxes(visible, size)))
     ink = ink_fraction(image, scene.box, scene.background)
     details = check_requirements(requirements, scene)
     components = {"format": float(format_ok), "validity": 1.0, "non_blank": float(ink >= MIN_INK)}

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from designrl.tasks.svg.colors import RGB
+from designrl.tasks.svg.colors import RGB, colour_families
 from designrl.tasks.svg.facts import Shape, SvgFacts
 from designrl.tasks.svg.page import canvas_transform
 
@@ -28,6 +28,26 @@ MIN_CONTRAST = 24
 """A paint (after its opacity) this close to the background shows only on other shapes."""
 MIN_ALPHA = 0.15
 """A paint fainter than this (opacity and fill-opacity multiplied) is not seen."""
+
+
+def void_boxes(facts: SvgFacts, size: int) -> list[tuple[float, float, float, float]]:
+    """Page boxes (x0, y0, x1, y1) whose pixels show no colour a requirement can claim: a
+    blot (a dot with a stroke many times its size, wider than 4 % of the canvas) or a
+    shape, the background's too, painted with a gradient of five or more unrelated colours
+    (a rainbow is not red, and not blue either; a sunset's three or four hues still count)."""
+    sx, sy, ox, oy = canvas_transform(facts, size)
+    cx, cy = facts.canvas[0], facts.canvas[1]
+    width = max(1e-9, max(facts.canvas_size))
+    out = []
+    for shape in facts.shapes:
+        w, h = shape.bbox[2] - shape.bbox[0], shape.bbox[3] - shape.bbox[1]
+        blot = shape.stroke_width > 4 * max(w, h) and shape.stroke_width > 0.04 * width
+        families = {f for c in shape.fill + shape.stroke for f in colour_families(c)}
+        if blot or len(families) >= 5:
+            pad = shape.stroke_width / 2
+            out.append((ox + (shape.bbox[0] - pad - cx) * sx, oy + (shape.bbox[1] - pad - cy) * sy,
+                        ox + (shape.bbox[2] + pad - cx) * sx, oy + (shape.bbox[3] + pad - cy) * sy))
+    return out
 
 
 def visible_facts(facts: SvgFacts, image: np.ndarray, box: tuple[float, float, float, float],
