@@ -27,6 +27,13 @@ dialogs, crashes the page or grows the DOM past the pool's cap ends the checks
 with ``PageHung``, so the caller leaves the page with an error and the pool
 recycles it.
 
+Before the first interaction, a control experiment (``probe``): a click on each of two
+pieces of plain text (a heading and a paragraph, nothing interactive). A page that
+visibly responds to both (pixels, a dialog or a scroll) changes on any click, so a
+response to a control proves nothing there (a page that swaps itself on every click
+would pass every check without one working control): it is recorded as
+``responds_anywhere`` and its interactions earn nothing.
+
 ``score_interactions``: passed / attempted; a page with nothing to interact with
 scores ``NO_TARGETS_SCORE`` = 0, because pages in this family are asked to be
 interactive and a page without controls should not out-score one whose controls
@@ -56,6 +63,7 @@ from designrl.tasks.webpage.targets import (
     LINK_JS,
     NEXT_JS,
     POINT_JS,
+    PROBE_JS,
     RESTORE_SCROLL_JS,
     SETUP_JS,
     STATE_JS,
@@ -103,6 +111,8 @@ class Interactions:
     """The page changed on its own while idle (timers, animations)."""
     stopped: str | None = None
     """Why the checks ended early (``timeout``, ``too_many_dialogs``, ...), or None."""
+    responds_anywhere: bool | None = None
+    """The page responded to clicks on plain text (None: not probed)."""
 
     @property
     def passed(self) -> int:
@@ -111,8 +121,12 @@ class Interactions:
     def as_details(self) -> dict[str, Any]:
         return {"attempted": len(self.attempted), "passed": self.passed,
                 "available": self.available, "restless": self.restless,
-                "stopped": self.stopped,
+                "stopped": self.stopped, "responds_anywhere": self.responds_anywhere,
                 "records": [asdict(i) for i in self.attempted]}
+
+    def score(self) -> float:
+        """``score_interactions``, or 0 for a page that responds to any click."""
+        return 0.0 if self.responds_anywhere else score_interactions(self.attempted)
 
 
 def score_interactions(records: Sequence[Interaction]) -> float:
@@ -264,6 +278,7 @@ class Interactor:
                     await self._idle_baseline()
                     self.restless = out.restless = (self.idle_mutations > 0
                                                     or self.idle_mask is not None)
+                    out.responds_anywhere = await self._probe()
                 tried.append(str(target["sig"]))
                 start = int(target["index"]) + 1
                 record = Interaction(kind=target["kind"], label=str(target["label"]))
@@ -369,6 +384,34 @@ class Interactor:
                 record.reason = "no_response: popup_blocked"
             elif len(self.events.blocked_requests) > blocked:
                 record.reason = "no_response: blocked_navigation"
+
+    async def _probe(self) -> bool | None:
+        """Whether the page visibly responds to a click on each of two pieces of plain text
+        (None when it has fewer than two to click)."""
+        refs = await self._call(PROBE_JS)
+        if len(refs) < 2:
+            return None
+        for ref in refs:
+            point = await self._call(POINT_JS, {"ref": int(ref), "scroll": True})
+            if point.get("gone") or not point.get("inside"):
+                return None
+            await self._bounded(self.page.mouse.move(point["x"], point["y"]))
+            await self._settle()
+            before_state = await self._state()
+            before = await self._screenshot()
+            dialogs = self.events.dialogs
+            await self._bounded(self.page.mouse.click(point["x"], point["y"]))
+            await asyncio.sleep(self.settle_s)
+            state = await self._state()
+            scrolled = (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])
+            if scrolled or self.events.dialogs > dialogs:
+                continue
+            await self._settle()
+            after = await self._screenshot()
+            if count_changed(before, after, box_mask(after.shape, [point["box"]]),
+                             self.idle_mask) < PIXEL_MIN:
+                return False
+        return True
 
     def _idle_allowance(self, since: float) -> float:
         """Mutations a restless page makes on its own since ``since``, doubled."""

@@ -10,19 +10,31 @@ Components (each in [0, 1], all named in ``WebpageScore.components``):
 * static aesthetics (``static.py``): ``axe``, ``contrast``, ``overlap``, ``text_fit``,
   ``alignment``, ``type_scale``, ``whitespace``, ``color_harmony``, and their
   weighted mean ``static``;
-* ``interaction`` (``interact.py``): passed / attempted interactions (0 with none);
+* instruction alignment (``alignment.py``, when the request is known): ``request_parts``
+  (the parts the request names, found readable, usable and visible on the page as it
+  loaded), ``request_terms`` (the request's content terms in the page's readable text)
+  and their mix ``instruction`` (not the static ``alignment``, which is about edges);
+* ``interaction`` (``interact.py``): passed / attempted interactions (0 with none, and 0
+  for a page that responds to a click on plain text as much as to its controls);
 * ``judge`` (optional): the OpenDesign rubric total / 100, when a judge answered.
 
 Total::
 
-    base  = STATIC_WEIGHT * static + INTERACTION_WEIGHT * interaction      (0.5 / 0.5)
-    base  = (1 - JUDGE_WEIGHT) * base + JUDGE_WEIGHT * judge               (with a judge, 0.3)
-    total = execution * base
+    design = (1 - ALIGN_SHARE) * static + ALIGN_SHARE * instruction        (0.4: OpenDesign)
+    base   = STATIC_WEIGHT * design + INTERACTION_WEIGHT * interaction     (0.5 / 0.5)
+    base   = (1 - JUDGE_WEIGHT) * base + JUDGE_WEIGHT * judge              (with a judge, 0.3)
+    gate   = clip((instruction - ALIGN_ZERO) / (ALIGN_FULL - ALIGN_ZERO), 0, 1)  (0.1, 0.75)
+    total  = execution * gate * base
 
 so a page that does not load or shows nothing scores 0, a page that throws while
 loading or hangs when used keeps ``ERROR_FACTOR`` (0.3) of its credit (it shows
 something, but broken code is a failure of the task), and the rest is earned
-equally by looking designed and by responding when used. A judge error is recorded in
+equally by looking designed and by responding when used, *for this request*: instruction
+alignment carries 40% of the design score as in OpenDesign, and also gates the whole total, so a
+well-made page for something else (another request's page, a generic counter) keeps
+well under half the credit of a page for the request instead of 80% of it. Scored without
+a request (``prompt=None``) there is nothing to align to: no instruction components, and
+``design = static``, ``gate = 1``. A judge error is recorded in
 ``details["judge"]["error"]`` and the total is computed without it.
 """
 
@@ -42,7 +54,14 @@ from designrl.render.session import RenderError
 from designrl.render.types import RenderResult
 from designrl.tasks.batch import batch_reward
 from designrl.tasks.family import Outcome, Scored
+from designrl.tasks.webpage.alignment import score_alignment
 from designrl.tasks.webpage.axe import AxeViolation, run_axe
+from designrl.tasks.webpage.content import (
+    PAGE_CONTENT_JS,
+    PageContent,
+    content_args,
+    parse_page_content,
+)
 from designrl.tasks.webpage.extract import extract_page
 from designrl.tasks.webpage.facts import (
     LAYOUT_FACTS_JS,
@@ -58,10 +77,10 @@ from designrl.tasks.webpage.interact import (
     PageHung,
     decode_png,
     guarded,
-    score_interactions,
     terminate_scripts,
 )
 from designrl.tasks.webpage.judge import Judge, JudgeVerdict
+from designrl.tasks.webpage.requirements import read_requirements
 from designrl.tasks.webpage.space import is_blank
 from designrl.tasks.webpage.spec import WebpageItem
 from designrl.tasks.webpage.static import static_components, static_score
@@ -70,6 +89,9 @@ STATIC_WEIGHT = 0.5
 INTERACTION_WEIGHT = 0.5
 JUDGE_WEIGHT = 0.3
 ERROR_FACTOR = 0.3
+ALIGN_SHARE = 0.4
+ALIGN_ZERO = 0.1
+ALIGN_FULL = 0.75
 HUNG_REASONS = frozenset({"timeout", "too_many_dialogs", "dom_too_large", "page_crashed"})
 
 
@@ -123,13 +145,22 @@ def execution_components(render: RenderResult, image: np.ndarray | None,
     return components, blank_info
 
 
+def instruction_gate(instruction: float) -> float:
+    """The share of the total a page keeps for how well it follows the request."""
+    return float(min(1.0, max(0.0, (instruction - ALIGN_ZERO) / (ALIGN_FULL - ALIGN_ZERO))))
+
+
 def total_score(components: Mapping[str, float]) -> float:
-    """The documented total from named components (``judge`` used when present)."""
-    base = (STATIC_WEIGHT * components.get("static", 0.0)
-            + INTERACTION_WEIGHT * components.get("interaction", 0.0))
+    """The documented total from named components (``judge`` used when present; without
+    ``instruction`` the page was scored with no request)."""
+    design, gate = components.get("static", 0.0), 1.0
+    if "instruction" in components:
+        design = (1.0 - ALIGN_SHARE) * design + ALIGN_SHARE * components["instruction"]
+        gate = instruction_gate(components["instruction"])
+    base = STATIC_WEIGHT * design + INTERACTION_WEIGHT * components.get("interaction", 0.0)
     if "judge" in components:
         base = (1.0 - JUDGE_WEIGHT) * base + JUDGE_WEIGHT * components["judge"]
-    return float(min(1.0, max(0.0, components.get("execution", 0.0) * base)))
+    return float(min(1.0, max(0.0, components.get("execution", 0.0) * gate * base)))
 
 
 @dataclass
@@ -140,6 +171,8 @@ class _PageRun:
     facts_error: str | None = None
     violations: list[AxeViolation] | None = None
     axe_error: str | None = None
+    content: PageContent | None = None
+    content_error: str | None = None
     load_errors: list[str] = field(default_factory=list)
     interactions: Interactions | None = None
     failure: str | None = None
@@ -186,7 +219,7 @@ class WebpageReward:
             return WebpageScore(0.0, {"loads": 0.0, "execution": 0.0}, "page_timeout",
                                 {"well_formatted": well_formatted,
                                  "seconds": {"total": round(time.monotonic() - started, 3)}})
-        score = await asyncio.to_thread(self._score_run, run, well_formatted)
+        score = await asyncio.to_thread(self._score_run, run, well_formatted, prompt)
         score.png = run.render.png if run.render is not None else None
         if self.judge is not None and score.components.get("execution", 0.0) > 0:
             await self._add_judge(score, prompt, html, run)
@@ -267,6 +300,14 @@ class WebpageReward:
                 run.axe_error = f"{type(exc).__name__}: {str(exc)[:200]}"
                 if isinstance(exc, PageHung):
                     await terminate_scripts(cdp)
+            try:
+                raw = await guarded(world.call(PAGE_CONTENT_JS, content_args()),
+                                    self.static_timeout_s, session.events, max_dialogs)
+                run.content = parse_page_content(raw)
+            except Exception as exc:
+                run.content_error = f"{type(exc).__name__}: {str(exc)[:200]}"
+                if isinstance(exc, PageHung):
+                    await terminate_scripts(cdp)
             run.seconds["static"] = round(time.monotonic() - t0, 3)
             t0 = time.monotonic()
             interactor = Interactor(
@@ -286,7 +327,8 @@ class WebpageReward:
 
     # The pure part.
 
-    def _score_run(self, run: _PageRun, well_formatted: bool) -> WebpageScore:
+    def _score_run(self, run: _PageRun, well_formatted: bool,
+                   prompt: str | None = None) -> WebpageScore:
         render = run.render or RenderResult.failure("render_failed")
         details: dict[str, Any] = {
             "well_formatted": well_formatted,
@@ -314,8 +356,15 @@ class WebpageReward:
             static_details["axe"] = {"error": run.axe_error}
         components.update(statics)
         components["static"] = static_score(statics)
-        components["interaction"] = score_interactions(interactions.attempted)
+        components["interaction"] = interactions.score()
         details["static"] = static_details
+        if prompt is not None:
+            # Unread content (the check failed or hung) earns no alignment: no evidence.
+            aligned, details["instruction"] = score_alignment(
+                read_requirements(prompt), run.content or PageContent())
+            if run.content_error:
+                details["instruction"]["error"] = run.content_error
+            components.update(aligned)
         details["interactions"] = interactions.as_details()
         error = None if components["non_blank"] else "blank_page"
         return WebpageScore(total_score(components), components, error, details)

@@ -4,8 +4,9 @@ All of these run in the render package's isolated world: the page's scripts cann
 see or fake them, and the elements picked are kept in that world's own global
 (``globalThis.__drl``), so nothing is written into the page's DOM.
 
-Targets are visible (``checkVisibility`` with opacity and visibility, a box of at
-least 1x1 px), enabled (not ``disabled``, not in a disabled fieldset, not
+Targets are visible (``checkVisibility`` with opacity and visibility, an effective opacity
+of at least ``MIN_OPACITY``, a box of at least ``MIN_CONTROL_PX`` on each side inside the
+document, not clipped to a sliver), enabled (not ``disabled``, not in a disabled fieldset, not
 ``aria-disabled``, not ``inert``) and not nested in another clickable. Kinds:
 
 * ``form``: a form with at least one fillable field: fill every field, then submit
@@ -27,18 +28,47 @@ label) is skipped: three "Delete" buttons are one check, not three.
 
 from __future__ import annotations
 
+from designrl.tasks.webpage.content import MIN_CONTROL_PX, MIN_OPACITY
+
 KIND_ORDER = ("form", "field", "button", "toggle", "link")
 
 # Installs the helpers the other scripts use, and a MutationObserver that counts DOM
-# changes (child lists, attributes, text) anywhere in the document.
+# changes (child lists, attributes, text) anywhere in the document. A target must be at
+# least MIN_TARGET_PX on each side, drawn at an effective opacity of MIN_TARGET_OPACITY,
+# inside the document and not clipped away: the thresholds ``content.py`` holds a usable
+# control to, so a 1 px or invisible control is neither tried nor counted as a part.
 SETUP_JS = """() => {
   const S = globalThis.__drl || (globalThis.__drl = {refs: [], mutations: 0});
+  // Effective opacity (the product up to the root) and being cut to a sliver by an
+  // ancestor's clip, clip-path or overflow: a near-transparent or clipped control is not one
+  // a person can see.
+  S.opacity = el => { let v = 1;
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement)
+      v *= parseFloat(getComputedStyle(n).opacity);
+    return v; };
+  S.cut = el => {
+    for (let n = el; n && n.nodeType === 1 && n !== document.documentElement; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (n === document.body) break;
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible' && cs.clip === 'auto' &&
+          cs.clipPath === 'none') continue;
+      const r = n.getBoundingClientRect();
+      if (r.width < 4 || r.height < 4) return true;
+      if (/inset\\(\\s*(4[5-9]|[5-9]\\d|100)%|circle\\(\\s*0/.test(cs.clipPath)) return true;
+    }
+    return false;
+  };
   S.visible = el => {
     if (!el || !el.isConnected) return false;
     if (el.checkVisibility && !el.checkVisibility({opacityProperty: true,
                                                    visibilityProperty: true})) return false;
     const r = el.getBoundingClientRect();
-    return r.width >= 1 && r.height >= 1;
+    if (r.width < MIN_PX || r.height < MIN_PX || S.opacity(el) < MIN_OPACITY) return false;
+    const de = document.documentElement;
+    const x = r.left + window.scrollX, y = r.top + window.scrollY;
+    if (x + r.width <= 1 || y + r.height <= 1 || x >= Math.max(de.scrollWidth, de.clientWidth) - 1
+        || y >= Math.max(de.scrollHeight, 1) - 1) return false;
+    return !S.cut(el);
   };
   S.enabled = el => !el.disabled && !el.closest('fieldset[disabled], [inert]') &&
                     el.getAttribute('aria-disabled') !== 'true';
@@ -66,7 +96,7 @@ SETUP_JS = """() => {
                                   characterData: true});
   }
   return true;
-}"""
+}""".replace("MIN_PX", str(MIN_CONTROL_PX)).replace("MIN_OPACITY", str(MIN_OPACITY))
 
 # The next target to try on the page as it is now: the first untried one (not the same
 # element, nor the same kind and label) of the first kind, from ``start`` round the order,
@@ -113,6 +143,26 @@ NEXT_JS = """({tried, start, order}) => {
     }
   }
   return {next: null, counts};
+}"""
+
+# Two pieces of plain text to click as a control experiment (``interact.py``'s probe): text
+# elements with their own words, outside anything interactive (controls, labels, summaries,
+# elements with a role, tabindex or onclick), the first heading and the first other one.
+PROBE_JS = """() => {
+  const S = globalThis.__drl;
+  const ACTIVE = 'a, button, input, select, textarea, label, summary, details, [role], ' +
+                 '[tabindex], [onclick], [contenteditable], nav, form, dialog, li';
+  const picked = [];
+  for (const el of document.body ? document.body.querySelectorAll('h1, h2, h3, p') : []) {
+    if (el.closest(ACTIVE) || el.querySelector(ACTIVE) || !S.visible(el)) continue;
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.nodeValue.trim());
+    if (!own) continue;
+    const heading = /^H/.test(el.tagName);
+    if (picked.some(p => p.heading === heading || p.el.contains(el) || el.contains(p.el))) continue;
+    picked.push({el, heading});
+    if (picked.length === 2) break;
+  }
+  return picked.map(p => S.ref(p.el));
 }"""
 
 # Brings a target into view and finds a point on it that a click would reach (the
