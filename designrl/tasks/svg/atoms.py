@@ -215,8 +215,9 @@ class Relative:
         detail = f"centres {gap:+.2f} of the canvas apart"
         if gap >= RELATION_SLACK:
             return True, detail
-        ea, eb = pixels.extent(pixels.mask(self.a, "near"), axis), \
-            pixels.extent(pixels.mask(self.b, "near"), axis)
+        near_a = pixels.mask(self.a, "near") & ~pixels.mask(self.b, "named")  # b's is b's
+        near_b = pixels.mask(self.b, "near") & ~pixels.mask(self.a, "named")
+        ea, eb = pixels.extent(near_a, axis), pixels.extent(near_b, axis)
         if ea is None or eb is None:
             return None, detail
         wrong = ea[0] > eb[1] if first else ea[1] < eb[0]

@@ -88,15 +88,8 @@ _HUE_BANDS = {  # degrees, inclusive; neighbouring bands overlap by a few degree
 
 WHITE_CHROMA = 12 / 255
 """The most a colour may lean to a hue and still be white (pale pink and pale blue are not)."""
-NEIGHBOURS = {
-    "red": {"orange", "pink", "magenta", "brown"}, "orange": {"red", "yellow", "brown"},
-    "yellow": {"orange", "green", "brown"}, "green": {"yellow", "cyan"},
-    "cyan": {"green", "blue"}, "blue": {"cyan", "purple"},
-    "purple": {"blue", "magenta", "pink"}, "magenta": {"purple", "pink", "red"},
-    "pink": {"red", "magenta", "purple"}, "brown": {"red", "orange", "yellow", "black"},
-    "black": set(), "white": set(), "gray": set(),
-}
-"""Families a person might confuse with each (used only to decide that a colour is absent)."""
+NEAR_HUE = 20
+"""Degrees past a family's hue band that still count as loosely that colour."""
 
 _HEX = re.compile(r"#([0-9a-f]{3,8})$")
 _FUNC = re.compile(r"(rgba?|hsla?)\(([^)]*)\)$")
@@ -242,9 +235,10 @@ class ColorSpec:
 
 
 def _near_family(family: str, rgb: RGB) -> bool:
-    """``rgb`` is ``family`` or a neighbour of it, at any shade; or, for the achromatic
-    families, close to it (black: dark; white: very light and nearly grey; gray: dull)."""
-    _, sat, light = hsl(rgb)
+    """``rgb`` could loosely be called ``family``: at any shade, within ``NEAR_HUE`` of its hue
+    band (brown: any dark warm colour; pink: any light red to purple); for the achromatic
+    families, close to it (black: dark; white: very light, nearly grey; gray: dull)."""
+    hue, sat, light = hsl(rgb)
     chroma = (max(rgb) - min(rgb)) / 255
     if family == "black":
         return light < 0.3
@@ -252,8 +246,23 @@ def _near_family(family: str, rgb: RGB) -> bool:
         return light > 0.8 and chroma < 0.1
     if family == "gray":
         return chroma < 0.2 and 0.12 < light < 0.95
-    mine = colour_families(rgb)
-    return bool(mine & ({family} | NEIGHBOURS.get(family, set())))
+    if chroma < 0.06 or light < 0.06 or light > 0.97:
+        return family in colour_families(rgb)
+    if family == "brown":
+        return (hue <= 60 or hue >= 330) and light < 0.6
+    if family == "pink":
+        return (hue >= 270 or hue <= 25) and light >= 0.45
+    if family in ("yellow", "orange") and light < 0.3:
+        return False  # dark yellow and dark orange read as brown
+    bands = _HUE_BANDS.get(family, ())
+    return any(_hue_gap(hue, lo, hi) <= NEAR_HUE for lo, hi in bands)
+
+
+def _hue_gap(hue: float, lo: float, hi: float) -> float:
+    """Degrees from ``hue`` to the band [lo, hi] around the colour wheel (0 inside it)."""
+    if lo <= hue <= hi:
+        return 0.0
+    return min((lo - hue) % 360, (hue - hi) % 360)
 
 
 def _modifier_ok(modifier: str | None, rgb: RGB) -> bool:

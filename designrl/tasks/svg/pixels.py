@@ -62,11 +62,14 @@ class Pixels:
         return table[self.inverse]
 
     def mask(self, spec: ColorSpec, mode: str = "strict") -> np.ndarray:
-        """Pixels of ``spec``: ``strict`` (named, eroded) or ``near`` (loosely, not eroded)."""
+        """Pixels of ``spec``: ``strict`` (named, eroded), ``named`` (not eroded) or ``near``
+        (loosely, not eroded)."""
         key = (spec.text, mode)
         if key not in self._masks:
             if mode == "strict":
-                self._masks[key] = erode(self._lookup(spec.matches)) & ~self.void
+                self._masks[key] = erode(self.mask(spec, "named"))
+            elif mode == "named":
+                self._masks[key] = self._lookup(spec.matches) & ~self.void
             else:
                 self._masks[key] = self._lookup(spec.near) & ~self.void
         return self._masks[key]

@@ -1,0 +1,134 @@
+"""The free-text reader: which atoms a sentence gives, when they cover it all, and how they are
+decided on a drawing (rough raster, no browser); white is strict; what the render does not
+show does not count."""
+
+from __future__ import annotations
+
+import pytest
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.atoms import Background, Count, Exact, NoText, Relative, Shown, Text
+from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.generate import TEST_SEED_START, generate_item
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.reader import read_requirement
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+
+
+def _kinds(sentence: str) -> list[str]:
+    return sorted(type(a).__name__ for a in read_requirement(sentence).atoms)
+
+
+@pytest.mark.parametrize(("sentence", "kinds", "complete"), [
+    ("The cow's hooves must be coloured brown, as if covered in soil", ["Shown"], False),
+    ("Include exactly three children on top of a grassy hill", [], False),
+    ("a button labelled 'Search'", ["Text"], False),
+    ("Include the text 'CITY NIGHTS' at the top right", ["Text"], True),
+    ("The background should be a soft pastel blue", ["Background"], True),
+    ("Set the poster against a black background", ["Background"], True),
+    ("The red roof sits above the brown walls", ["Relative", "Shown", "Shown"], False),
+    ("Draw three small red circles for the eyes", ["Count", "Shown"], False),
+    ("There should be no text anywhere", ["NoText"], True),
+    ("The image must be 800 by 600 pixels", ["Exact"], True),
+    ("Include a red circle", ["Exact"], True),
+    # subjective, hedged, negated, named: nothing to check
+    ("The cat should look playful", [], False),
+    ("The roof could be red or orange", [], False),
+    ("The barn must not be red", [], False),
+    ("There should be no text other than the shop name", [], False),
+    ("A nurse wears a Red Cross badge", [], False),
+    # a region that is a house's, not the canvas's; a square that is a window
+    ("A red door sits on the left side of the house", ["Shown"], False),
+    ("Include a blue square window", ["Shown"], False),
+])
+def test_sentences_read_into_atoms(sentence, kinds, complete):
+    reading = read_requirement(sentence)
+    assert _kinds(sentence) == kinds, [a.describe() for a in reading.atoms]
+    assert reading.complete is complete
+
+
+def test_an_exact_count_in_a_partial_reading_is_only_a_lower_bound():
+    (count,) = [a for a in read_requirement("Draw exactly four small circles for the planets")
+                .atoms if isinstance(a, Count)]
+    assert (count.op, count.n) == (">=", 4)
+
+
+def test_generated_requirements_are_all_read_exactly():
+    for seed in range(TEST_SEED_START, TEST_SEED_START + 200):
+        for sentence in generate_item(seed).requirements:
+            reading = read_requirement(sentence)
+            assert reading.complete and all(isinstance(a, Exact) for a in reading.atoms), sentence
+
+
+@pytest.mark.parametrize(("rgb", "white"), [((255, 255, 255), True), ((248, 248, 250), True),
+                                            ((255, 228, 225), False), ((224, 240, 255), False),
+                                            ((173, 216, 230), False), ((255, 192, 203), False)])
+def test_white_is_strict(rgb, white):
+    assert color_spec("white").matches(rgb) is white
+
+
+def _score(body: str, requirements, view="0 0 400 400"):
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="{view}">{body}</svg>'))
+    return score_svg(facts, rasterize(facts), requirements)
+
+
+SCENE = ('<rect width="400" height="400" fill="#a8d8f0"/>'
+         '<rect y="250" width="400" height="150" fill="#3fa34d"/>'
+         '<circle cx="340" cy="60" r="30" fill="#ffd700"/>'
+         '<polygon points="60,160 120,110 180,160" fill="#c0392b"/>'
+         '<rect x="70" y="160" width="100" height="90" fill="#7a4a1e"/>'
+         '<text x="200" y="380" font-size="30" fill="#ffffff">FARM</text>')
+FREE = ["The cow's hooves must be coloured brown, as if covered in soil",
+        "A bright yellow sun shines in the top right corner of the image",
+        "The red roof sits above the brown walls",
+        "Include the text 'FARM' at the bottom",
+        "The background should be light blue",
+        "Purple flowers grow by the barn",
+        "The farm should feel peaceful"]
+
+
+def test_free_text_verdicts_on_a_drawing():
+    score = _score(SCENE, FREE)
+    verdicts = [d.verdict for d in score.details]
+    assert verdicts == ["unchecked", "unchecked", "unchecked", "pass", "pass", "fail",
+                        "unchecked"], [(d.text, d.detail) for d in score.details]
+    assert [a.verdict for a in score.details[0].atoms] == [True]  # brown shown, "hooves" unread
+    assert score.components["coverage"] == pytest.approx(3 / 7)
+    assert score.components["requirements"] == pytest.approx((2 + 0.5 * 4) / 7)
+
+
+def test_atoms_fail_only_when_surely_broken():
+    moved = SCENE.replace('cx="340" cy="60"', 'cx="60" cy="60"').replace(
+        'points="60,160 120,110 180,160"', 'points="60,330 120,280 180,330"')
+    score = _score(moved, FREE[:3])
+    assert [d.verdict for d in score.details] == ["unchecked", "fail", "fail"]
+
+
+@pytest.mark.parametrize("body", [
+    '<circle cx="5000" cy="5000" r="40" fill="red"/>',  # off the canvas
+    '<circle cx="200" cy="200" r="40" fill="red" opacity="0"/>',
+    '<circle cx="200" cy="200" r="40" fill="red" fill-opacity="0.05"/>',
+    '<circle cx="200" cy="200" r="40" fill="red"/><rect width="400" height="400" fill="#ccc"/>',
+    '<circle cx="200" cy="200" r="0.5" fill="red"/>',  # a dot, not a circle anyone sees
+])
+def test_shapes_the_render_does_not_show_do_not_count(body):
+    score = _score('<rect width="400" height="400" fill="white"/>' + body,
+                   ["Include a red circle", "Red must be used"])
+    assert [d.verdict for d in score.details] == ["fail", "fail"], score.details
+
+
+def test_a_huge_viewbox_hides_everything():
+    score = _score('<circle cx="200" cy="200" r="40" fill="red"/>', ["Include a red circle"],
+                   view="0 0 1e30 1e30")
+    assert score.details[0].verdict == "fail" and score.components["non_blank"] == 0.0
+
+
+def test_atom_kinds_describe_themselves():
+    for atom in (Shown((color_spec("red"),), "top_left"), Background(color_spec("navy")),
+                 Text("Hi", color_spec("white"), ("bottom",)), NoText(),
+                 Count("circle", None, ">=", 2),
+                 Relative(color_spec("red"), "above", color_spec("blue"))):
+        assert atom.describe()
