@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from webpage_support import FIXTURES
 
 from designrl.tasks.webpage import OpenAIJudge, WebpageReward
 from designrl.tasks.webpage.judge import build_messages, parse_verdict
+from designrl.tasks.webpage.ladders import ladder_pages
 from designrl.tasks.webpage.reward import JUDGE_WEIGHT
 
 GOOD = '{"instruction_alignment": 36, "aesthetics_readability": 27, "structural_integrity": 27}'
@@ -83,7 +83,7 @@ def test_openai_judge_over_http(endpoint, chat_server):
 
 @pytest.mark.integration
 def test_reward_with_judge(runner, endpoint, chat_server):
-    page = (FIXTURES / "ladder" / "pricing_good.html").read_text()
+    page = ladder_pages()["pricing-table"]["good"]
 
     async def score(model: str):
         judge = OpenAIJudge(endpoint, model, timeout=10, multimodal=True)
