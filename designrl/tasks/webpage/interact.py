@@ -28,7 +28,7 @@ with ``PageHung``, so the caller leaves the page with an error and the pool
 recycles it.
 
 Before the first interaction, a control experiment (``probe``): a click on each of two
-pieces of plain text (a heading and a paragraph, nothing interactive). A page that
+inert spots (a heading and a paragraph, or the background beside the content). A page that
 visibly responds to both (pixels, a dialog or a scroll) changes on any click, so a
 response to a control proves nothing there (a page that swaps itself on every click
 would pass every check without one working control): it is recorded as
@@ -56,6 +56,7 @@ from scipy import ndimage
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import error_text
 from designrl.tasks.webpage.targets import (
+    BACKGROUND_JS,
     CLICK_JS,
     FILL_JS,
     FOCUS_JS,
@@ -386,14 +387,22 @@ class Interactor:
                 record.reason = "no_response: blocked_navigation"
 
     async def _probe(self) -> bool | None:
-        """Whether the page visibly responds to a click on each of two pieces of plain text
-        (None when it has fewer than two to click)."""
-        refs = await self._call(PROBE_JS)
-        if len(refs) < 2:
-            return None
-        for ref in refs:
+        """Whether the page visibly responds to a click on each of two inert spots: pieces
+        of plain text, else the background beside the content (None when it has fewer than
+        two to click)."""
+        spots: list[int | None] = []  # a text element's ref, or None for the background
+        for ref in (await self._call(PROBE_JS))[:2]:
             point = await self._call(POINT_JS, {"ref": int(ref), "scroll": True})
-            if point.get("gone") or not point.get("inside"):
+            if not point.get("gone") and point.get("inside"):
+                spots.append(int(ref))
+        if len(spots) < 2 and await self._call(BACKGROUND_JS):
+            spots.append(None)
+        if len(spots) < 2:
+            return None
+        for ref in spots[:2]:
+            point = (await self._call(POINT_JS, {"ref": ref, "scroll": True}) if ref is not None
+                     else await self._call(BACKGROUND_JS))
+            if not point or point.get("gone") or (ref is not None and not point.get("inside")):
                 return None
             await self._bounded(self.page.mouse.move(point["x"], point["y"]))
             await self._settle()

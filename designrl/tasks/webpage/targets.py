@@ -145,9 +145,10 @@ NEXT_JS = """({tried, start, order}) => {
   return {next: null, counts};
 }"""
 
-# Two pieces of plain text to click as a control experiment (``interact.py``'s probe): text
-# elements with their own words, outside anything interactive (controls, labels, summaries,
-# elements with a role, tabindex or onclick), the first heading and the first other one.
+# Up to two pieces of plain text to click as a control experiment (``interact.py``'s probe):
+# text elements with their own words, outside anything interactive (controls, labels,
+# summaries, elements with a role, tabindex or onclick), the first heading and the first
+# other one.
 PROBE_JS = """() => {
   const S = globalThis.__drl;
   const ACTIVE = 'a, button, input, select, textarea, label, summary, details, [role], ' +
@@ -163,6 +164,23 @@ PROBE_JS = """() => {
     if (picked.length === 2) break;
   }
   return picked.map(p => S.ref(p.el));
+}"""
+
+# A point of the first screen where a click lands on nothing interactive: the page's
+# background beside its content (viewport coordinates, the page scrolled to the top).
+BACKGROUND_JS = """() => {
+  const ACTIVE = 'a, button, input, select, textarea, label, summary, details, [role], ' +
+                 '[tabindex], [onclick], [contenteditable], dialog';
+  window.scrollTo({left: 0, top: 0, behavior: 'instant'});
+  const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+  for (const [fx, fy] of [[0.99, 0.5], [0.01, 0.5], [0.99, 0.25], [0.01, 0.75], [0.5, 0.98]]) {
+    const x = vw * fx, y = vh * fy;
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || hit.closest(ACTIVE)) continue;
+    const own = Array.from(hit.childNodes).some(n => n.nodeType === 3 && n.nodeValue.trim());
+    if (!own) return {x, y, box: [x - 4, y - 4, 8, 8]};
+  }
+  return null;
 }"""
 
 # Brings a target into view and finds a point on it that a click would reach (the
