@@ -34,6 +34,9 @@ REGIONS: dict[str, tuple[Region, Region]] = {
     "bottom_right": ((0.55, 0.55, 1, 1), (0.35, 0.35, 1, 1)),
     "center": ((0.3, 0.3, 0.7, 0.7), (0.12, 0.12, 0.88, 0.88)),
 }
+LOOSE_KINDS = {"circle": {"circle", "ellipse"}, "ellipse": {"circle", "ellipse"},
+               "square": {"square", "rectangle"}, "rectangle": {"square", "rectangle"}}
+"""Kinds a person might call by the same word (round eyes drawn as ellipses are "circles")."""
 RIM = 0.03
 """Width of the canvas rim the background is read from (a fraction of the canvas)."""
 RELATION_SLACK = 0.05
@@ -118,6 +121,10 @@ class Text:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
         found = [s for s in texts if text_matches(self.words, s.text)]
         if not found:
+            runs = [" ".join(s.text for s in texts[i:i + k]) for i in range(len(texts))
+                    for k in range(2, 5) if i + k <= len(texts)]
+            if any(text_matches(self.words, run) for run in runs):  # set on several lines
+                return None, "shown across several text elements"
             return False, f"no visible text shows it ({len(texts)} text elements seen)"
         verdicts = [self._placed(scene, s) for s in found]
         best = True if True in verdicts else None if None in verdicts else False
@@ -175,7 +182,9 @@ class Count:
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         shapes = Selector(self.kind).select(scene.facts)
         strict = [s for s in shapes if self.color is None or painted(self.color, s.main_colors)]
-        loose = [s for s in shapes if self.color is None
+        alike = [s for s in scene.facts.drawn
+                 if s.kinds & LOOSE_KINDS.get(self.kind, {self.kind})]
+        loose = [s for s in alike if self.color is None
                  or any(self.color.near(c) for c in s.main_colors)]
         detail = f"{len(strict)} found ({len(loose)} loosely)"
         holds = len(strict) >= self.n if self.op == ">=" else len(strict) == self.n

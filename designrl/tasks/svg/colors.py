@@ -88,7 +88,7 @@ _HUE_BANDS = {  # degrees, inclusive; neighbouring bands overlap by a few degree
 
 WHITE_CHROMA = 12 / 255
 """The most a colour may lean to a hue and still be white (pale pink and pale blue are not)."""
-NEAR_HUE = 20
+NEAR_HUE = 12
 """Degrees past a family's hue band that still count as loosely that colour."""
 
 _HEX = re.compile(r"#([0-9a-f]{3,8})$")
@@ -187,6 +187,8 @@ def colour_families(rgb: RGB) -> frozenset[str]:
             names.add(family)
     if (hue <= 50 or hue >= 345) and light < 0.45:
         names.add("brown")
+        if light < 0.3:  # dark orange and dark yellow are brown, not orange or yellow
+            names -= {"orange", "yellow"}
     if (hue >= 290 or hue <= 8) and light >= 0.62:
         names.add("pink")
     if 310 <= hue <= 345 and light >= 0.45:

@@ -22,8 +22,9 @@ from designrl.tasks.svg.colors import RGB, ColorSpec
 
 SHOWN = 0.0012
 """Share of the canvas a colour must cover to count as shown (about 18 x 18 px at 512)."""
-ABSENT = 0.0004
-"""Below this share (about 10 x 10 px) even loosely, a colour is not there."""
+ABSENT = 0.00012
+"""Below this share (about 5 x 6 px at 512) even loosely, a colour is not there: small
+details (eyes, buttons) still count, 1-unit dots do not."""
 
 Region = tuple[float, float, float, float]
 """(u0, v0, u1, v1): a part of the canvas in fractions of its width and height."""

@@ -102,13 +102,19 @@ def painted(color: ColorSpec, paints: tuple[RGB, ...]) -> bool:
 
 def text_matches(wanted: str, content: str) -> bool:
     """Whether a text element reading ``content`` shows ``wanted``: the words appear in it
-    whole, and it is not a long passage that merely quotes them (a requirement sentence
-    written out as text does not count as the label it mentions)."""
-    words = re.sub(r"\s+", " ", wanted.strip().lower())
-    text = re.sub(r"\s+", " ", content.strip().lower())
-    if not words or not re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text):
+    whole (case, punctuation and, for letters set in separate spans, spacing aside), and it
+    is not a long passage that merely quotes them (a requirement sentence written out as
+    text does not count as the label it mentions)."""
+    words, text = _plain(wanted), _plain(content)
+    if not words:
         return False
-    return len(text) <= 2 * len(words) + 12
+    found = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) or (
+        " " in words and words.replace(" ", "") in text.replace(" ", ""))
+    return bool(found) and len(text) <= 2 * len(words) + 12
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,7 @@ _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
 _CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
            r"page|card|poster)")
 _REGION_RE = re.compile(
-    r"\b(?P<pre>(?:at|along|near|across|in|on|toward|towards|into|to) the (?:very |far )?)?"
+    r"\b(?P<pre>(?:at|along|near|across|in|on|into) the (?:very |far )?)?"
     r"(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?:[- ]hand)?"
     r"(?: corner| quadrant| part| area| side| region)?"
     r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|"
@@ -119,7 +119,7 @@ whole main background backdrop corner side half third part portion area region e
 quarter quadrant top bottom left right upper lower center middle centered very primarily
 mostly predominantly exactly least one two three four five six seven eight nine ten
 text word words label labelled labeled title reads read reading says say saying written
-anywhere everywhere throughout against card poster light dark pale bright deep pastel vivid medium soft
+anywhere everywhere throughout against card poster pixels px light dark pale bright deep pastel vivid medium soft
 """.split())
 _CLAUSE = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|\bwhich\b|\bwho\b")
 
@@ -151,7 +151,7 @@ def _read(sentence: str) -> Reading:
     raw = _QUOTED.sub(stash, sentence)
     atoms: list[Atom] = []
     complete = True
-    texty = bool(_TEXTY.search(raw.lower()))
+    texty = _textual(raw.lower())
     for clause in _CLAUSE.split(raw):
         found, whole = _read_clause(clause, quotes, texty)
         atoms += found
@@ -160,7 +160,27 @@ def _read(sentence: str) -> Reading:
     return Reading(unique, complete and bool(unique))
 
 
-def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom], bool]:
+def _textual(raw: str) -> set[int]:
+    """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
+    the six words before one (a list of quotes counts as one), not a name ("a dog named
+    'Rex'") and not a manner ("a 'rustic' feel")."""
+    out = set()
+    for found in re.finditer(r"qq(\d+)qq", raw):
+        before = re.sub(r"qq\d+qq|\band\b|\bor\b|[,:;]", " ", raw[:found.start()]).split()
+        after = raw[found.end():].split()[:1]
+        if re.search(r"\b(?:named|called|nicknamed|whose name)\s*$", raw[:found.start()]):
+            continue
+        if after and re.match(r"(?:feel|look|style|vibe|mood|theme|aesthetic|effect|tone|"
+                              r"atmosphere|sense)\b", after[0]):
+            continue
+        later = " ".join(raw[found.end():].split()[:3])
+        if _TEXTY.search(" ".join(before[-6:])) or re.search(
+                r"\b(?:written|printed|inscribed|spelled|lettered)\b", later):
+            out.add(int(found.group(1)))
+    return out
+
+
+def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[Atom], bool]:
     """Atoms of one clause, and whether nothing in it went unread."""
     text = " ".join(clause.replace("’", "'").split())
     text = _ISH_RE.sub(lambda m: _ISH[m.group(1).lower()], text)
@@ -174,12 +194,12 @@ def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom
     if found and not re.search(r"\b(?:other than|except|besides|apart from|but|beyond)\b",
                                lower):
         return [NoText()], _rest_is_function(lower, [found.span()])
-    if _HEDGE.search(lower) or _NEGATION.search(lower):
+    if _HEDGE.search(lower) or _NEGATION.search(lower) or _open_choice(lower):
         return [], False
     whole = True
     for found in re.finditer(r"qq(\d+)qq", lower):
         words = quotes[int(found.group(1))]
-        if texty and 0 < len(words.split()) <= 8:
+        if int(found.group(1)) in texty and 0 < len(words.split()) <= 8:
             atoms.append(Text(words))
             spans.append(found.span())
         else:
@@ -237,6 +257,17 @@ def _read_clause(clause: str, quotes: list[str], texty: bool) -> tuple[list[Atom
         atoms = [Count(a.kind, a.color, ">=", a.n) if isinstance(a, Count) else a
                  for a in atoms]
     return atoms, whole
+
+
+def _open_choice(lower: str) -> bool:
+    """An "or" between things, not between two colours ("a red hat or a blue cap")."""
+    words = rf"(?:{'|'.join(SHADES)}|{'|'.join(BASIC)})"
+    for found in re.finditer(r"\bor\b", lower):
+        before, after = lower[:found.start()].split(), lower[found.end():].split()
+        if not (before and after and re.fullmatch(words, before[-1].strip(","))
+                and re.fullmatch(words, after[0])):
+            return True
+    return "and/or" in lower
 
 
 def _colors(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] | None:

@@ -2,8 +2,9 @@
 
 A predicate is returned only when the whole sentence is understood: "Include a
 red circle" becomes "at least one red circle", but "Include a large red circle"
-stays unchecked, because checking only the colour would pass drawings the
-sentence rejects. Unchecked requirements are left to the judge.
+gets none, because checking only the colour would pass drawings the sentence
+rejects. Such sentences go to the free-text reader (``reader``), which checks what
+it can of them without ever passing them on a part.
 
 Understood forms (after lower-casing, with "The SVG must ..." and similar
 lead-ins removed):

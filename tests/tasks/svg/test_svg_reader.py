@@ -132,3 +132,16 @@ def test_atom_kinds_describe_themselves():
                  Count("circle", None, ">=", 2),
                  Relative(color_spec("red"), "above", color_spec("blue"))):
         assert atom.describe()
+
+
+@pytest.mark.parametrize("sentence", [
+    "The text should have a 'rustic' feel",  # a manner, not words to draw
+    "A dog named 'Rex' wags its tail",  # a name, not a label
+    "The hat can be a red cap or a blue beanie",  # a choice between things
+    "An orange carrot nose points to the right",  # a direction, not a place on the canvas
+])
+def test_what_is_not_a_requirement_to_draw_gives_no_such_atom(sentence):
+    atoms = read_requirement(sentence).atoms
+    assert not any(isinstance(a, Text) for a in atoms)
+    assert not any(isinstance(a, Shown) and a.region for a in atoms)
+    assert not (len(atoms) >= 2 and all(isinstance(a, Shown) for a in atoms))
