@@ -159,6 +159,11 @@ def _names(prompt: str) -> list[str]:
     return quoted + re.findall(r"\b[A-Z][a-z]+\b", prompt)
 
 
+def generic_page() -> str:
+    """The polished page for nothing in particular (a counter), with no payload."""
+    return page("Counter", POLISHED_CSS, POLISHED_BODY.replace("{payload}", ""))
+
+
 def hidden_request(prompt: str, style: str) -> str:
     """The polished page for nothing, with the request and its names in a hidden block."""
     names = "".join(f" <span>{name}</span>" for name in _names(prompt))

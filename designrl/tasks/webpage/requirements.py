@@ -191,6 +191,8 @@ def _subject(text: str) -> str:
                           text[len(head):len(head) + 80] if head else text)
         words = [w for w in tokens(after.group(1)) if w not in STOPWORDS
                  and w not in STRUCTURE] if after else []
+    elif words != ["contact"]:  # "a blog home page": the page is a blog, not a "home"
+        words = [w for w in words if w not in PAGE_KINDS]
     return " ".join(words[-2:])
 
 
