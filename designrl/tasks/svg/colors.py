@@ -245,13 +245,13 @@ def _near_family(family: str, rgb: RGB) -> bool:
     if family == "black":
         return light < 0.3
     if family == "white":
-        return light > 0.8 and chroma < 0.1
+        return light > 0.8 and chroma < 0.2  # cream, a bluish snow: not white, not surely not
     if family == "gray":
         return chroma < 0.2 and 0.12 < light < 0.95
     if chroma < 0.06 or light < 0.06 or light > 0.97:
         return family in colour_families(rgb)
     if family == "brown":
-        return (hue <= 60 or hue >= 330) and light < 0.6
+        return (hue <= 60 or hue >= 330) and light < 0.75  # tan is light brown
     if family == "pink":
         return (hue >= 270 or hue <= 25) and light >= 0.45
     if family in ("yellow", "orange") and light < 0.3:

@@ -16,7 +16,7 @@ import numpy as np
 
 from designrl.tasks.svg.colors import RGB, ColorSpec
 from designrl.tasks.svg.facts import Shape, SvgFacts
-from designrl.tasks.svg.pixels import SHOWN, Pixels
+from designrl.tasks.svg.pixels import ABSENT, SHOWN, Pixels
 
 ANY_SHAPE = "shape"
 """Selector kind for "shapes" (anything drawn but text)."""
@@ -164,10 +164,16 @@ class ColorsUsed:
     colors: tuple[ColorSpec, ...]
     any_of: bool = False
 
-    def check(self, scene: Scene) -> tuple[bool, str]:
+    def check(self, scene: Scene) -> tuple[bool | None, str]:
+        """True when every colour (``any_of``: one) covers a patch of the render, False when
+        one (``any_of``: each) is surely absent, None in between (only a speck shows)."""
         pixels = scene.pixels
         found = [c.text for c in self.colors if pixels.share(pixels.mask(c)) >= SHOWN]
-        passed = bool(found) if self.any_of else len(found) == len(self.colors)
+        absent = [c.text for c in self.colors if pixels.share(pixels.mask(c, "near")) < ABSENT]
+        if self.any_of:
+            passed = True if found else False if len(absent) == len(self.colors) else None
+        else:
+            passed = True if len(found) == len(self.colors) else False if absent else None
         missing = [c.text for c in self.colors if c.text not in found]
         return passed, ("found " + ", ".join(found) if found else "none found") + (
             f"; missing {', '.join(missing)}" if missing and not self.any_of else "")

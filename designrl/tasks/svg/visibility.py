@@ -94,6 +94,8 @@ def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
         shown = np.zeros(region.shape[:2], dtype=bool)
         for paint in paints:
             shown |= np.sqrt(((region - np.array(paint)) ** 2).sum(axis=2)) <= MATCH
+            if shape.tag == "text":  # thin glyphs: partly covered pixels are text too
+                shown |= _blended(region, paint, background)
     count = int(shown.sum())
     filled = bool(shape.fill) and shape.tag not in ("text", "line", "polyline")
     if count < MIN_PIXELS or (filled and count < MIN_FILLED_SHARE * shown.size):
@@ -102,6 +104,20 @@ def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
     if shape.stroke and shape.stroke_width > max(w, h) and shape.tag != "line":
         return replace(shape, kinds=frozenset())  # a blot of stroke: no longer its shape
     return shape
+
+
+def _blended(region: np.ndarray, paint: RGB, background: RGB) -> np.ndarray:
+    """Pixels that are ``paint`` laid over ``background`` at 40 % coverage or more (the
+    anti-aliased edges of thin strokes)."""
+    bg = np.array(background, dtype=float)
+    step = np.array(paint, dtype=float) - bg
+    norm = float((step ** 2).sum())
+    if norm < MIN_CONTRAST ** 2:
+        return np.zeros(region.shape[:2], dtype=bool)
+    offset = region - bg
+    t = (offset * step).sum(axis=2) / norm
+    residual = np.sqrt(((offset - t[..., None] * step) ** 2).sum(axis=2))
+    return (t >= 0.4) & (t <= 1.2) & (residual <= 40)
 
 
 def _over(color: RGB, alpha: float, background: RGB) -> RGB:
