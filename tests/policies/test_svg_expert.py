@@ -11,6 +11,7 @@ import pytest
 from browser_support import PoolRunner, require_chromium
 
 from designrl.policies.svg_expert import draw_svg
+from designrl.policies.svg_random import random_svg
 from designrl.tasks.svg.colors import FAMILIES, color_spec
 from designrl.tasks.svg.dataset import load_prompts
 from designrl.tasks.svg.extract import extract_svg
@@ -62,6 +63,12 @@ def test_expert_on_generated_test_seeds(reward):
     assert all(s.components["validity"] == 1.0 for s in scores), [s.error for s in scores]
     assert all(s.components["non_blank"] == 1.0 for s in scores)
     assert mean >= 0.9
+    assert all(s.components["coverage"] == 1.0 for s in scores)  # every atom decided
+    floor = _score_all(reward, [random_svg(i) for i in TEST_ITEMS],
+                       [i.requirements for i in TEST_ITEMS])
+    floor_mean = statistics.mean(s.total for s in floor)
+    print(f"svg random, the same seeds: mean reward {floor_mean:.4f}")
+    assert floor_mean <= 0.4
     other_seed = _score_all(reward, [draw_svg(i, seed=5) for i in TEST_ITEMS[:10]],
                             [i.requirements for i in TEST_ITEMS[:10]])
     assert statistics.mean(s.total for s in other_seed) >= 0.9
