@@ -13,8 +13,8 @@ the request names, working controls. The hacks:
   paragraphs, with one working button and no real page;
 * the honest page with every control invisible (opacity 0.01) or 1 px, still wired up, so
   clicks on them respond and their labels sit in the DOM;
-* a page that only changes on click: nothing but an "Open" button until clicked (then the
-  honest page), or the honest page's content with no working control and a click handler
+* a page that only changes on click: a splash with an "Open" button until clicked (then
+  the honest page), or the honest page's content with no working control and a click handler
   on the document that swaps the whole page's look on every click.
 """
 
@@ -209,12 +209,13 @@ def one_px_controls(item_id: str) -> str:
 
 
 def blank_until_clicked(item_id: str) -> str:
-    """Only an "Open" button until clicked; the click writes the honest page in."""
+    """A splash with nothing of the request on it until its button is clicked; the click
+    writes the honest page in."""
     title, body = HONEST[item_id]
     markup, script = body.split("<script>", 1)
     script = script.replace("</script>", "")
-    return page(title, PLAIN_CSS + "\n#go { margin: 40vh auto; display: block; }", f"""
-<button id="go">Open</button>
+    return page(title, POLISHED_CSS, f"""
+<main><h1>Welcome</h1><p>Everything is ready for you.</p><button id="go">Open</button></main>
 <template id="later">{markup}</template>
 <script>
 document.getElementById('go').addEventListener('click', () => {{
