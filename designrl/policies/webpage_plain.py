@@ -2,7 +2,8 @@
 
 It shows text, so it loads and is not blank, but it has no design and nothing to
 use: the reward's aesthetics and interaction terms must put it well below a page
-built for the request.
+built for the request. Its only text is the request pasted in, which the instruction
+check reads as an echo, not as the page following the request (it scores 0).
 """
 
 from __future__ import annotations
