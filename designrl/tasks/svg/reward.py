@@ -28,6 +28,12 @@ so an invalid SVG scores 0, a valid but blank one at most 0.1, a drawing that
 fails everything 0.2, and the rest is earned by meeting requirements.
 ``SvgScore.passed`` is SVGBench's pass: passed / N ≥ 0.5 on a valid, non-blank SVG.
 
+Known limit: with no judge, a free-text requirement is rarely *passed* (its nouns, "the
+cow's hooves", are not checked), so what separates drawings is mostly what surely
+fails. A drawing that shows the named colours, in the named places, and the quoted
+words, without the objects, leaves those requirements undecided and neutral; only a
+judge tells it from the real thing.
+
 ``score_svg`` is the pure part (facts, pixels, requirements, judge verdict in; score
 out); ``SvgReward`` extracts, parses, renders in a ``BrowserPool`` (or with the
 built-in rough rasteriser when no pool is given) and calls the judge.
