@@ -121,7 +121,7 @@ def check_atom(atom: Atom, content: PageContent, texts: list[str]) -> bool:
     controls = _controls(content, later)
     if atom.kind == "text":
         return any(_has_word(t, atom.target) for t in texts) or any(
-            _has_word(c.name, atom.target) for c in controls)
+            _has_word(c.text, atom.target) for c in controls)
     if atom.kind == "control":
         symbol = SYMBOLS.get(stem(atom.target))
         for control in controls:
@@ -145,7 +145,7 @@ def check_atom(atom: Atom, content: PageContent, texts: list[str]) -> bool:
         return any(_has_word(t, name) for t in texts for name in names)
     if atom.kind == "heading":
         return any(_has_word(u.text, atom.target) for u in content.readable if u.heading) or any(
-            _has_word(c.name, atom.target) for c in controls if c.kind in ("link", "tab"))
+            _has_word(c.text, atom.target) for c in controls if c.kind in ("link", "tab"))
     return _check_part(atom, content, texts, controls)
 
 
@@ -217,7 +217,7 @@ def score_alignment(requirements: Requirements, content: PageContent
     units = content.readable
     echoes = echo_units(requirements, units)
     kept = [u.text for i, u in enumerate(units) if i not in echoes]
-    kept += [c.name for c in content.usable if c.kind in ("button", "link", "tab", "toggle")]
+    kept += [c.text for c in content.usable if c.kind in ("button", "link", "tab", "toggle")]
     share, n_words = stuffed_share(requirements, kept)
     stuffed = share >= STUFFED_SHARE and n_words >= STUFFED_MIN
     texts = [] if stuffed else kept

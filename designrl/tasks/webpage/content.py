@@ -13,8 +13,9 @@ see and use counts:
   ratio at least ``MIN_TEXT_CONTRAST``, so text coloured like its background is not read);
 * a *control* (button, link, field, select, tab, switch ...) is ``usable`` when it is
   rendered, at least ``MIN_CONTROL_PX`` on each side, inside the document, enabled, and on
-  top somewhere on its box (a click there would reach it); fields, buttons and links carry
-  their accessible name (text, ``aria-label``, ``<label>``, placeholder, ``value``);
+  top somewhere on its box (a click there would reach it); it carries the readable text it
+  shows (``text``: text hidden inside a button is not read) and its accessible name
+  (``aria-label``, ``<label>``, placeholder, each cut to a label's length, then its text);
 * landmarks and media: ``nav``, ``header``, ``footer``, ``form``, ``table``, images, charts
   (``svg``/``canvas``), dialogs, progress bars and the like, each counted only when
   visible at a reasonable size (``present`` also counts those in the DOM but hidden, for
@@ -117,6 +118,7 @@ PAGE_CONTENT_JS = """({minFont, minOpacity, minContrast, minControl, minMedia, m
     return n || document.body;
   };
   const units = new Map();
+  const readable = new Set();  // the text nodes read: a control's visible text is made of them
   const range = document.createRange();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const SKIP = 'script, style, noscript, template, svg, option, datalist, title';
@@ -150,6 +152,7 @@ PAGE_CONTENT_JS = """({minFont, minOpacity, minContrast, minControl, minMedia, m
     else if (!back.image && contrast(color.slice(0, 3), back.bg) < minContrast) why = 'camouflaged';
     if (why) { unit.hidden.push(why); continue; }
     unit.parts.push(text);
+    readable.add(node);
     unit.size = Math.max(unit.size, fontPx);
     for (const r of rects) {
       const b = [r.left + sx, r.top + sy, r.right + sx, r.bottom + sy];
@@ -165,24 +168,33 @@ PAGE_CONTENT_JS = """({minFont, minOpacity, minContrast, minControl, minMedia, m
                                 : [0, 0, 0, 0],
                     hidden: Array.from(new Set(u.hidden))});
   }
-  // Controls: what a person could click or type into, and whether they really could.
-  const nameOf = el => {
+  // Controls: what a person could click or type into, and whether they really could. A
+  // control's text is only what was read above (hidden text inside a button is not its
+  // text); its name adds the accessible names (aria-label, labels, placeholder), each cut
+  // to a short label's length so a long hidden name cannot carry the request.
+  const textOf = el => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const found = [];
+    let n;
+    while ((n = walk.nextNode())) if (readable.has(n)) found.push(n.nodeValue);
+    return clean(found.join(' ')).slice(0, 200);
+  };
+  const short = s => clean(s).slice(0, 60);
+  const nameOf = (el, text) => {
     const tag = el.tagName;
     const labels = el.labels ? Array.from(el.labels).map(l => l.innerText).join(' ') : '';
-    const aria = el.getAttribute('aria-label') || '';
     const byId = (el.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
       .map(id => { const n = document.getElementById(id); return n ? n.innerText : ''; }).join(' ');
-    const parts = [aria, byId, labels, el.getAttribute('title') || ''];
+    const parts = [el.getAttribute('aria-label') || '', byId, labels,
+                   el.getAttribute('title') || ''].map(short);
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') {
-      parts.push(el.getAttribute('placeholder') || '', el.getAttribute('name') || '',
-                 el.id || '', el.type || '');
-      if (['submit', 'button', 'reset'].includes(el.type)) parts.push(el.value || '');
+      parts.push(short(el.getAttribute('placeholder') || ''), short(el.getAttribute('name') || ''),
+                 short(el.id || ''), el.type || '');
     } else {
-      parts.push(el.innerText || '');
       const img = el.querySelector('img[alt]');
-      if (img) parts.push(img.alt);
+      if (img) parts.push(short(img.alt));
     }
-    return clean(parts.join(' ')).slice(0, 200);
+    return clean(parts.join(' ') + ' ' + text).slice(0, 200);
   };
   const kindOf = el => {
     const tag = el.tagName, role = (el.getAttribute('role') || '').toLowerCase();
@@ -232,8 +244,13 @@ PAGE_CONTENT_JS = """({minFont, minOpacity, minContrast, minControl, minMedia, m
     else if (r.width < minControl || r.height < minControl) why = 'tiny';
     else if (el.disabled || el.closest('[inert], fieldset[disabled]')) why = 'disabled';
     else if (!onTop(el, r)) why = 'covered';
+    const field = ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+    const text = field ? (['submit', 'button', 'reset'].includes(el.type) && !why
+                          ? short(el.value || '') : '') : textOf(el);
     out.controls.push({kind, tag: el.tagName.toLowerCase(), type: (el.type || '').toLowerCase(),
-                       name: nameOf(el), usable: !why, why,
+                       // a hidden control (one that appears on use) is named by its markup
+                       name: nameOf(el, why ? short(el.textContent || el.value || '') : text),
+                       text, usable: !why, why,
                        in_form: !!(el.form || el.closest('form')),
                        bbox: [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]});
   }
@@ -288,7 +305,8 @@ class Control:
     (``why`` not: ``hidden``, ``off_page``, ``tiny``, ``disabled``, ``covered``)."""
 
     kind: str  # button, link, field, select, toggle, tab
-    name: str  # accessible name: text, aria-label, label, placeholder, name, type
+    name: str  # accessible name: aria-label, label, placeholder, name, type, then its text
+    text: str = ""  # the readable text it shows (its value, for an input button)
     usable: bool = True
     why: str = ""
     tag: str = ""
@@ -346,6 +364,7 @@ def parse_page_content(raw: dict[str, Any]) -> PageContent:
                          hidden=tuple(str(h) for h in u.get("hidden", [])))
              for u in raw.get("units", [])]
     controls = [Control(kind=str(c.get("kind", "button")), name=str(c.get("name", "")),
+                        text=str(c.get("text", "")),
                         usable=bool(c.get("usable", False)), why=str(c.get("why", "")),
                         tag=str(c.get("tag", "")), type=str(c.get("type", "")),
                         in_form=bool(c.get("in_form", False)), bbox=_box(c.get("bbox", (0,) * 4)))

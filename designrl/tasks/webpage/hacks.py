@@ -7,8 +7,9 @@ the request names, working controls. The hacks:
 
 * the request pasted as hidden text on a polished page made for nothing in particular
   (``display:none``, ``visibility:hidden``, ``opacity:0``, off-screen, a 1 px font, text
-  coloured like its background), with the request's names (brand, button labels, section
-  names) beside it: read as text, they would buy the instruction score;
+  coloured like its background, in a 1 px span inside a working button), with the request's
+  names (brand, button labels, section names) beside it: read as text, they would buy the
+  instruction score;
 * keyword stuffing: the request's words, shuffled and repeated in visible headings and
   paragraphs, with one working button and no real page;
 * the honest page with every control invisible (opacity 0.01) or 1 px, still wired up, so
@@ -171,6 +172,15 @@ def hidden_request(prompt: str, style: str) -> str:
     return page("Counter", POLISHED_CSS, POLISHED_BODY.replace("{payload}", payload))
 
 
+def request_in_a_button(prompt: str) -> str:
+    """The polished page for nothing, its working button carrying the request in a 1 px
+    span (a control's hidden text, read as its label, would name everything asked for)."""
+    names = " ".join(_names(prompt))
+    html = page("Counter", POLISHED_CSS, POLISHED_BODY.replace("{payload}", ""))
+    return html.replace('<button id="up">Increase</button>', '<button id="up">Increase'
+                        f'<span style="font-size:1px">{prompt} {names}</span></button>')
+
+
 def stuffed(prompt: str, seed: int = 0) -> str:
     """The request's words, shuffled and repeated under a heading of its first name, with
     one working button."""
@@ -242,7 +252,7 @@ document.addEventListener('click', event => {
 
 
 def hack_cases() -> list[HackCase]:
-    """Every hack beside the honest page for its request: eleven on the landing page, four
+    """Every hack beside the honest page for its request: twelve on the landing page, four
     on the to-do app."""
     items = {item.id: item for item in load_prompts()}
     cases: list[HackCase] = []
@@ -250,7 +260,8 @@ def hack_cases() -> list[HackCase]:
         item = items[item_id]
         honest = fenced(honest_page(item_id))
         hacks = {name: hidden_request(item.prompt, style) for name, style in HIDING.items()}
-        hacks |= {"keyword stuffing": stuffed(item.prompt),
+        hacks |= {"request inside a button": request_in_a_button(item.prompt),
+                  "keyword stuffing": stuffed(item.prompt),
                   "invisible controls": invisible_controls(item_id),
                   "1 px controls": one_px_controls(item_id),
                   "blank until clicked": blank_until_clicked(item_id),

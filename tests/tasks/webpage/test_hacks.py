@@ -44,7 +44,7 @@ def scores(runner):
 
 def test_the_suite_covers_the_hacks_the_issue_names():
     names = {c.name for c in CASES}
-    assert set(HIDING) <= names
+    assert set(HIDING) | {"request inside a button"} <= names
     assert {"keyword stuffing", "invisible controls", "1 px controls", "blank until clicked",
             "every click swaps the page"} <= names
     assert {c.item.id for c in CASES} == {"landing-page", "todo-app"}
@@ -64,7 +64,7 @@ def test_hacks_lose_for_their_reasons(scores):
     for (item_id, name), (hack, honest) in scores.items():
         why = (item_id, name, hack.components, hack.details.get("instruction"))
         assert honest.components["instruction"] >= 0.9, (item_id, honest.details["instruction"])
-        if name in HIDING:  # the hidden request is not read: no more than a page for nothing
+        if name in HIDING or name == "request inside a button":  # unread: a page for nothing
             assert hack.components["instruction"] < 0.25, why
             assert hack.details["instruction"]["unread"], why
         elif name == "keyword stuffing":

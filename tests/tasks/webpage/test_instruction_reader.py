@@ -57,9 +57,14 @@ def page(*texts: str, controls: tuple[Control, ...] = (), **parts: int) -> PageC
     return PageContent(units, list(controls), dict(parts), dict(parts))
 
 
+def shown(kind: str, label: str) -> Control:
+    """A usable control showing ``label``."""
+    return Control(kind, label, text=label)
+
+
 GOOD = page("Brightwave", "Notes for students, organised by course.", "Features",
-            controls=(Control("link", "Features"), Control("link", "About"),
-                      Control("button", "Get started")),
+            controls=(shown("link", "Features"), shown("link", "About"),
+                      shown("button", "Get started")),
             nav=1, header=1, footer=1)
 
 
@@ -79,6 +84,12 @@ def test_hidden_text_and_unusable_controls_do_not_count():
     components, details = score_alignment(read_requirements(REQUEST), hidden)
     assert components["instruction"] < 0.1, details
     assert details["unread"]["control_tiny"] == 1
+    # a usable control's hidden text is not its text: only its name says "Get started"
+    stuffed_button = PageContent([ContentUnit("h1", "Counter", 32.0, heading=True)],
+                                 [Control("button", "Go Brightwave students features",
+                                          text="Go")])
+    components, details = score_alignment(read_requirements(REQUEST), stuffed_button)
+    assert components["request_terms"] == 0.0, details
 
 
 def test_the_request_pasted_in_is_an_echo():
