@@ -257,4 +257,25 @@ class Area:
         return f"{self.color.text} covers {self.share:.0%}"
 
 
-Atom = Exact | Shown | Background | Text | NoText | Count | Relative | Area
+@dataclass(frozen=True)
+class Lent:
+    """An atom read with a colour another requirement gives the object ("the barn" is red):
+    undecided unless every colour it names is shown, since a missing colour is that other
+    requirement's failure, not this one's."""
+
+    atom: Shown | Relative | Count
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pixels = scene.pixels
+        a = self.atom
+        specs = (a.a, a.b) if isinstance(a, Relative) else (a.color,) \
+            if isinstance(a, Count) else a.colors
+        if any(pixels.share(pixels.mask(c)) < SHOWN for c in specs if c is not None):
+            return None, "the object's colour is not shown"
+        return a.check(scene)
+
+    def describe(self) -> str:
+        return f"{self.atom.describe()} (colour from another requirement)"
+
+
+Atom = Exact | Lent | Shown | Background | Text | NoText | Count | Relative | Area

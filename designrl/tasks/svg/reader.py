@@ -14,6 +14,10 @@ as if covered in soil" gives: brown shown):
 * counts of primitive shapes ("three red circles", "exactly 2 squares");
 * "no text"; the canvas size ("800 by 600 pixels"); a colour covering a share of it.
 
+``read_requirements`` reads a whole list: a sentence naming an object bare ("The barn
+should stand on the left") borrows the colour another sentence gives it (``binding``), for
+where it is and how many, never to pass.
+
 Clauses that hedge ("could", "such as", "for example") or negate ("no", "without",
 "instead of") give no atoms, since what they ask is not a plain necessity. A reading is
 ``complete`` only when every other word of the sentence is a function word the atoms
@@ -25,6 +29,7 @@ not colours.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -34,11 +39,13 @@ from designrl.tasks.svg.atoms import (
     Background,
     Count,
     Exact,
+    Lent,
     NoText,
     Relative,
     Shown,
     Text,
 )
+from designrl.tasks.svg.binding import lend_colors, object_colors
 from designrl.tasks.svg.colors import ColorSpec, color_spec
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
@@ -97,6 +104,9 @@ _REGION_RE = re.compile(
     r"|(?P<edge>top|bottom|left|right)(?![- ](?:left|right|half|third|side|corner))"
     r"|(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
     r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
+_WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
+                           "screen", "interface", "layout", "design", "view", "sky"))
+"""Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
 _SIZE_RE = re.compile(r"\b(?P<w>\d{2,4}) ?(?:x|×|by) ?(?P<h>\d{2,4})\b")
 _AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y|ies|ying))"
                       r" (?P<op>at least |about |roughly |around |nearly |most of |over )?"
@@ -137,6 +147,22 @@ def read_requirement(sentence: str) -> Reading:
     return _read(sentence.strip())
 
 
+def read_requirements(sentences: Sequence[str]) -> list[Reading]:
+    """Each sentence read with the colours the others give its objects (``binding``): a
+    sentence the pattern reader reads whole is read as written."""
+    colors = object_colors(sentences, _COLOR_RE, FUNCTION_WORDS)
+    out = []
+    for sentence in sentences:
+        reading = read_requirement(sentence)
+        if not (len(reading.atoms) == 1 and isinstance(reading.atoms[0], Exact)):
+            lent = lend_colors(sentence, colors, _COLOR_RE, FUNCTION_WORDS)
+            if lent != sentence:
+                extra = tuple(Lent(a) for a in read_requirement(lent).atoms if _placing(a))
+                reading = Reading(tuple(dict.fromkeys(reading.atoms + extra)), False)
+        out.append(reading)
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _read(sentence: str) -> Reading:
     predicate = parse_requirement(sentence)
@@ -158,6 +184,12 @@ def _read(sentence: str) -> Reading:
         complete &= whole
     unique = tuple(dict.fromkeys(atoms))
     return Reading(unique, complete and bool(unique))
+
+
+def _placing(atom: Atom) -> bool:
+    """Whether a lent colour's atom says where or how many, not merely that it shows."""
+    return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
+        or (isinstance(atom, Count) and atom.color is not None)
 
 
 def _textual(raw: str) -> set[int]:
@@ -347,6 +379,9 @@ def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorS
     where = re.search(r"\b(?:background|backdrop)\b", lower)
     if where is None or "gradient" in lower:
         return []
+    if re.search(rf"\b(?!{_CANVAS[3:-1]}\b)[a-z]+ (?:with|has|having) (?:a |an )?[a-z\- ]*$",
+                 lower[:where.start()]):
+        return []  # "a tile with a light blue background": the tile's, not the canvas's
     out = []
     for span, specs in colors:
         between = lower[span[1]:where.start()] if span[1] <= where.start() else \
@@ -384,7 +419,7 @@ def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
         if (found.group("edge") or found.group("mid")) and not found.group("pre"):
             continue  # "top" or "middle" alone is not a place on the canvas
         owner = found.group("owner")
-        if owner and not re.fullmatch(_CANVAS, owner):
+        if owner and not re.fullmatch(_CANVAS, owner) and owner not in _WHOLE_OWNERS:
             return None
         if found.group("v"):
             v = "top" if found.group("v") in ("top", "upper") else "bottom"

@@ -59,7 +59,7 @@ from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgError, SvgLimits, parse_
 from designrl.tasks.svg.pixels import Pixels
 from designrl.tasks.svg.predicates import Scene, background_color, ink_fraction
 from designrl.tasks.svg.raster import rasterize
-from designrl.tasks.svg.reader import read_requirement
+from designrl.tasks.svg.reader import read_requirements
 from designrl.tasks.svg.spec import SvgItem
 from designrl.tasks.svg.visibility import visible_facts, void_boxes
 
@@ -147,8 +147,7 @@ def check_requirements(requirements: Sequence[str], scene: Scene) -> list[Requir
     """Each requirement's computed verdict: ``fail`` when an atom surely fails, ``pass``
     when every atom passes and they are all the sentence asks, else ``unchecked``."""
     results = []
-    for text in requirements:
-        reading = read_requirement(text)
+    for text, reading in zip(requirements, read_requirements(requirements), strict=True):
         atoms = []
         for atom in reading.atoms:
             verdict, detail = atom.check(scene)

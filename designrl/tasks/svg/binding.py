@@ -1,0 +1,120 @@
+"""Colours the requirement list gives its objects, lent to sentences that name them bare.
+
+A list of requirements often colours a thing in one sentence ("A bright yellow sun must
+peek out from behind the cloud", "The barn must be painted red") and places it in another
+("The sun should be in the upper-left part of the icon", "The barn should stand on the
+left side of the canvas"). ``object_colors`` collects, per noun phrase, the one colour the
+list gives it; ``lend_colors`` writes that colour before the bare mentions of a sentence
+that names no colour itself, so the reader can check where the colour lies ("The yellow
+sun should be in the upper-left part of the icon"). A noun given two colours in the list,
+a possessive ("the barn's door") or a noun followed by another noun ("barn door") lends
+nothing. The lent colour only ever helps decide a *failure* of placement: the sentence
+keeps its object words, so its reading is never complete and never passes on colour.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_QUOTE = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+_STOP = frozenset("""
+a an the and or of in on at to with by for from as into onto that this these those it its
+their there is are be been being was were must should shall will would can could may might
+has have having had which who whose while where when than then so if not no very each every
+all any some both either one two three four five six seven eight nine ten also only its his
+her them they he she we you near above below under over behind beside between inside outside
+left right top bottom upper lower middle centre center side half part corner edge across
+around along down up just sideways away out off back together apart here
+""".split())
+_VERB = re.compile(r"(?:sits?|stands?|hangs?|floats?|flies|fly|rests?|lies|lie|grows?|rises?|"
+                   r"points?|peeks?|shines?|fills?|tops?|marks?|wraps?|runs?|covers?|crosses|"
+                   r"cross|leans?|reads?|says?|holds?|carries|carry|shows?|spans?|stretch(?:es)?|"
+                   r"[a-z]+ing|[a-z]{3,}ed)$")
+_NOT_OBJECTS = frozenset("""
+background backdrop canvas image picture drawing scene frame composition svg artwork
+illustration page colour color colours colors shade shades tone tones hue text letters
+lettering words word label labels title font writing outline outlines border borders stroke
+strokes gradient lines line shape shapes pattern area areas region regions palette style
+design look feel mood theme everything rest things thing elements element details detail
+circle circles dot dots square squares rectangle rectangles triangle triangles ellipse ellipses
+oval ovals polygon polygons star stars box boxes
+""".split())
+"""Words that name no one object: a colour lent to them could be another thing's."""
+_COPULA = r"(?:should|must|will|shall|is|are|needs to|has to|have to)\s+(?:be|appear|look)"
+_PAINT = r"(?:\s+(?:painted|coloured|colored|filled(?: in| with)?|drawn in|shaded))?"
+
+
+def object_colors(sentences: Sequence[str], color_re: re.Pattern[str],
+                  stopwords: frozenset[str]) -> dict[str, str]:
+    """Noun phrase (one or two words, lower case) -> the colour phrase the list gives it."""
+    seen: dict[str, set[str]] = {}
+    for sentence in sentences:
+        clause = re.split(r"[,;:()]|\s[-–—]\s|\bwith\b|\bbut\b|\bwhile\b|\band\b",
+                          _QUOTE.sub(" ", sentence).replace("’", "'"))[0]
+        lower = clause.lower()
+        colours = list(color_re.finditer(clause))
+        if len(colours) != 1 or re.search(r"\b(?:or|not|no|never|without)\b", lower):
+            continue
+        found = colours[0]
+        phrase = found.group(0).lower()
+        after = lower[found.end():].split()
+        nouns = _noun_phrase(after, stopwords)
+        if nouns:  # "a red barn", "A green street-name sign"
+            _note(seen, nouns, phrase)
+            continue
+        subject = re.match(rf"\s*(?:the |a |an )?(?P<np>[a-z'\- ]+?)\s+{_COPULA}{_PAINT}"
+                           rf"(?:\s+(?:a|an))?(?:\s+[a-z\-]+)?\s*$", lower[:found.start()])
+        if subject and lower[found.end():].strip() in ("", "colour", "color", "in colour"):
+            words = subject.group("np").split()
+            if "of" in words or any(w in _STOP for w in words):
+                continue  # "the water inside the tank": not a plain noun phrase
+            _note(seen, words[-2:], phrase)  # "The barn must be painted red"
+    return {noun: next(iter(c)) for noun, c in seen.items() if len(c) == 1}
+
+
+def _noun_phrase(after: list[str], stopwords: frozenset[str]) -> list[str]:
+    """The words up to the head noun after a colour ("octagonal stop sign should" gives
+    ["octagonal", "stop", "sign"]), or [] when no plain noun follows."""
+    words: list[str] = []
+    for word in after[:4]:
+        word = word.strip(".!?")
+        if word in _STOP or word in stopwords or _VERB.match(word) \
+                or not re.fullmatch(r"[a-z][a-z\-]*", word):
+            break
+        words.append(word)
+    return words[-2:] if words else []
+
+
+def _note(seen: dict[str, set[str]], words: list[str], phrase: str) -> None:
+    head = words[-1]
+    if head in _NOT_OBJECTS or len(head) < 3 or head.endswith("'s"):
+        return
+    seen.setdefault(head, set()).add(phrase)
+    if len(words) == 2 and words[0] not in _NOT_OBJECTS:
+        seen.setdefault(" ".join(words), set()).add(phrase)
+
+
+def lend_colors(sentence: str, colors: dict[str, str], color_re: re.Pattern[str],
+                stopwords: frozenset[str]) -> str:
+    """``sentence`` with each bare mention of a coloured object given its colour; unchanged
+    when it names a colour itself or mentions none."""
+    if not colors or color_re.search(_QUOTE.sub(" ", sentence)):
+        return sentence
+    out = sentence
+    for noun in sorted(colors, key=lambda n: -len(n.split())):
+        pattern = re.compile(rf"(?i)(?<![\w'\-])({re.escape(noun)})(?![\w'\-])")
+        pieces, last = [], 0
+        for found in pattern.finditer(out):
+            before = out[:found.start()].rstrip().split()
+            if before and before[-1].lower() not in ("the", "a", "an", "its", "their"):
+                continue  # "the stop sign" for "sign": another noun phrase
+            following = out[found.end():].split()[:1]
+            nxt = following[0].strip(",.;:!?").lower() if following else ""
+            if following and following[0][:1].isalpha() and nxt not in stopwords \
+                    and not _VERB.match(nxt):
+                continue  # "the barn door": the colour is not the door's
+            pieces.append(out[last:found.start()] + colors[noun] + " " + found.group(1))
+            last = found.end()
+        out = "".join(pieces) + out[last:]
+    return out

@@ -1,0 +1,88 @@
+"""Colours one requirement gives an object, lent to the sentences that place it: read, and
+decided on drawings (rough raster, no browser); a missing colour is never this sentence's
+failure."""
+
+from __future__ import annotations
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.atoms import Background, Lent, Relative, Shown
+from designrl.tasks.svg.binding import lend_colors, object_colors
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.reader import _COLOR_RE, FUNCTION_WORDS, read_requirement, read_requirements
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+FARM = ["The barn must be painted red, with white trim around its door",
+        "A bright yellow sun shines over the farm",
+        "A green street-name sign hangs on the pole",
+        "A red octagonal stop sign sits on the pole",
+        "The barn should stand on the left side of the canvas",
+        "The sun should be in the upper-right part of the sky",
+        "The street-name sign should be above the stop sign",
+        "The barn door should be open",
+        "The cow's hooves must be brown"]
+
+
+def _colors(sentences):
+    return object_colors(sentences, _COLOR_RE, FUNCTION_WORDS)
+
+
+def test_objects_take_the_one_colour_the_list_gives_them():
+    colors = _colors(FARM)
+    assert colors["barn"] == "red" and colors["sun"] == "bright yellow"
+    assert colors["stop sign"] == "red" and colors["street-name sign"] == "green"
+    assert "sign" not in colors  # red in one sentence, green in another
+    assert "pole" not in colors and "trim" not in colors
+
+
+def test_a_colour_is_lent_only_to_bare_mentions_of_its_object():
+    colors = _colors(FARM)
+
+    def lend(sentence):
+        return lend_colors(sentence, colors, _COLOR_RE, FUNCTION_WORDS)
+
+    assert lend(FARM[4]) == "The red barn should stand on the left side of the canvas"
+    assert lend(FARM[6]) == "The green street-name sign should be above the red stop sign"
+    assert lend(FARM[7]) == FARM[7]  # the door is not red
+    assert lend("The barn must be blue") == "The barn must be blue"  # names its own colour
+    assert lend("The barn's roof is tall") == "The barn's roof is tall"
+
+
+def test_lent_atoms_place_and_never_complete():
+    readings = read_requirements(FARM)
+    placed = readings[4]
+    assert not placed.complete
+    assert any(isinstance(a, Lent) and isinstance(a.atom, Shown) and a.atom.region == "left"
+               for a in placed.atoms)
+    assert any(isinstance(a, Lent) and isinstance(a.atom, Relative) for a in readings[6].atoms)
+    assert not any(isinstance(a, Lent) for a in readings[7].atoms)
+    assert readings[1].atoms == read_requirement(FARM[1]).atoms  # read as written
+
+
+def _verdicts(body: str, requirements):
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 300">'
+                                f'<rect width="400" height="300" fill="#aee0f7"/>{body}</svg>'))
+    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
+
+
+BARN_LEFT = '<rect x="30" y="150" width="100" height="120" fill="#c0392b"/>'
+SUN_RIGHT = '<circle cx="340" cy="50" r="30" fill="#ffe135"/>'
+
+
+def test_a_moved_object_fails_and_a_recoloured_one_is_left_to_its_own_sentence():
+    rules = [FARM[0], FARM[1], FARM[4], FARM[5]]
+    assert _verdicts(BARN_LEFT + SUN_RIGHT, rules)[2:] == ["unchecked", "unchecked"]
+    moved = BARN_LEFT.replace('x="30"', 'x="290"') + SUN_RIGHT.replace('cx="340"', 'cx="50"')
+    assert _verdicts(moved, rules)[2:] == ["fail", "fail"]
+    recoloured = BARN_LEFT.replace("#c0392b", "#7f8c8d") + SUN_RIGHT
+    assert _verdicts(recoloured, rules)[:3] == ["fail", "unchecked", "unchecked"]
+
+
+def test_a_tiles_background_is_not_the_canvas_and_the_icon_is_the_canvas():
+    tile = read_requirement("The icon should sit on a rounded tile with a light blue background")
+    assert not any(isinstance(a, Background) for a in tile.atoms)
+    assert any(isinstance(a, Background) for a in
+               read_requirement("The badge should sit on a light blue background").atoms)
+    corner = read_requirement("A yellow sun sits in the upper-left part of the icon")
+    assert Shown(corner.atoms[0].colors, "top_left") in corner.atoms
