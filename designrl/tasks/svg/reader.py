@@ -49,24 +49,16 @@ from designrl.tasks.svg.binding import lend_colors, object_colors
 from designrl.tasks.svg.colors import ColorSpec, color_spec
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
+from designrl.tasks.svg.words import (
+    BASIC,
+    COLOR_RE,
+    FUNCTION_WORDS,
+    ISH,
+    ISH_RE,
+    SHADES,
+    color_mentions,
+)
 
-BASIC = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "white",
-         "gray", "cyan", "magenta", "violet", "indigo", "turquoise", "teal", "navy", "maroon",
-         "crimson", "scarlet", "beige", "gold", "golden", "silver", "cream", "charcoal",
-         "lavender")
-"""Colour words read in free text (not "orange" the fruit's cousins: salmon, plum, olive...)."""
-SHADES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium", "sky", "navy",
-          "forest", "royal", "hot", "baby", "neon", "soft", "warm", "cool", "rich", "dusty",
-          "midnight", "steel", "slate", "sea", "emerald", "blood", "brick", "burnt", "lime",
-          "mint", "ice", "jet", "off", "olive")
-_COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
-          rf"(?:-(?:and-)?(?P<second>{'|'.join(BASIC)}))?\b(?! space)")
-_ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
-        "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
-        "grayish": "gray", "greyish": "gray", "blackish": "black", "whitish": "white",
-        "orangish": "orange", "colour": "color", "grey": "gray", "centre": "center"}
-_ISH_RE = re.compile(r"(?i)\b(" + "|".join(_ISH) + r")")
-_COLOR_RE = re.compile(rf"(?i)(?<![\w-]){_COLOR}")
 _SHAPE_NOUNS = {"circle": "circle", "dot": "circle", "disc": "circle", "disk": "circle",
                 "square": "square", "rectangle": "rectangle", "triangle": "triangle",
                 "ellipse": "ellipse", "oval": "ellipse", "hexagon": "hexagon",
@@ -115,22 +107,6 @@ _AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y
 _AREA_SHARE = {"half": 0.5, "a third": 0.33, "one third": 0.33, "a quarter": 0.25,
                "one quarter": 0.25, "most": 0.5, "the majority": 0.5, "the whole": 0.85,
                "the entire": 0.85, "all": 0.85}
-FUNCTION_WORDS = frozenset("""
-a an the and or of in on at to with by for from as into onto that this these those it its
-their there is are be been being was were must should shall will would need needs has have
-having had include includes including contain contains containing use uses using used show
-shows showing shown display displays displayed feature features featuring depict depicts
-draw drawn drawing appear appears appearing visible present placed positioned located
-situated set sits sit sitting lie lies make makes made sure ensure also only clearly entirely
-fully completely somewhere please colored coloured color colour colors colours shade shades
-tone toned hue filled fill painted paint rendered solid plain flat uniform simple pure
-canvas image picture scene svg frame composition artwork illustration page overall entire
-whole main background backdrop corner side half third part portion area region edge section
-quarter quadrant top bottom left right upper lower center middle centered very primarily
-mostly predominantly exactly least one two three four five six seven eight nine ten
-text word words label labelled labeled title reads read reading says say saying written
-anywhere everywhere throughout against card poster pixels px light dark pale bright deep pastel vivid medium soft
-""".split())
 _CLAUSE = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|\bwhich\b|\bwho\b")
 
 
@@ -150,12 +126,12 @@ def read_requirement(sentence: str) -> Reading:
 def read_requirements(sentences: Sequence[str]) -> list[Reading]:
     """Each sentence read with the colours the others give its objects (``binding``): a
     sentence the pattern reader reads whole is read as written."""
-    colors = object_colors(sentences, _COLOR_RE, FUNCTION_WORDS)
+    colors = object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
     out = []
     for sentence in sentences:
         reading = read_requirement(sentence)
         if not (len(reading.atoms) == 1 and isinstance(reading.atoms[0], Exact)):
-            lent = lend_colors(sentence, colors, _COLOR_RE, FUNCTION_WORDS)
+            lent = lend_colors(sentence, colors, COLOR_RE, FUNCTION_WORDS)
             if lent != sentence:
                 extra = tuple(Lent(a) for a in read_requirement(lent).atoms if _placing(a))
                 reading = Reading(tuple(dict.fromkeys(reading.atoms + extra)), False)
@@ -215,7 +191,7 @@ def _textual(raw: str) -> set[int]:
 def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[Atom], bool]:
     """Atoms of one clause, and whether nothing in it went unread."""
     text = " ".join(clause.replace("’", "'").split())
-    text = _ISH_RE.sub(lambda m: _ISH[m.group(1).lower()], text)
+    text = ISH_RE.sub(lambda m: ISH[m.group(1).lower()], text)
     text = re.sub(r"[.!?]+$", "", text)
     lower = text.lower()
     if not lower.strip():
@@ -238,7 +214,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
             whole = False
     if re.search(r"\bwhite space\b", lower):
         whole = False
-    colors = _colors(text, lower)
+    colors = color_mentions(text, lower)
     if colors is None:
         return atoms, False
     size = _SIZE_RE.search(lower)
@@ -300,41 +276,6 @@ def _open_choice(lower: str) -> bool:
                 and re.fullmatch(words, after[0])):
             return True
     return "and/or" in lower
-
-
-def _colors(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] | None:
-    """Colour mentions: (span, the colours it allows). None when one is a name or unread."""
-    out = []
-    for found in _COLOR_RE.finditer(text):
-        start = found.start()
-        if found.group(0)[0].isupper() and start > 0 and text[:start].strip():
-            return None  # "the Red Cross", "Snow White": a name
-        shade = (found.group("shade") or "").lower()
-        word = found.group("word").lower()
-        phrase = f"{shade} {word}".strip()
-        spec = color_spec(phrase) or color_spec(word)
-        if spec is None:
-            return None
-        specs = [spec]
-        if found.group("second"):
-            second = color_spec(found.group("second").lower())
-            if second is None:
-                return None
-            specs.append(second)
-            if "-and-" not in found.group(0).lower():
-                out.append((found.span(), tuple(specs)))  # "blue-green": either
-                continue
-            out.append((found.span(), (specs[0],)))
-            out.append((found.span(), (specs[1],)))
-            continue
-        out.append((found.span(), (spec,)))
-    merged: list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] = []
-    for span, specs in out:  # "red or orange": one mention either colour meets
-        if merged and re.fullmatch(r" or ", lower[merged[-1][0][1]:span[0]]):
-            merged[-1] = ((merged[-1][0][0], span[1]), merged[-1][1] + specs)
-        else:
-            merged.append((span, specs))
-    return merged
 
 
 def _text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:

@@ -10,7 +10,8 @@ from designrl.tasks.svg.binding import lend_colors, object_colors
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
-from designrl.tasks.svg.reader import _COLOR_RE, FUNCTION_WORDS, read_requirement, read_requirements
+from designrl.tasks.svg.reader import read_requirement, read_requirements
+from designrl.tasks.svg.words import COLOR_RE, FUNCTION_WORDS
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 FARM = ["The barn must be painted red, with white trim around its door",
@@ -24,12 +25,12 @@ FARM = ["The barn must be painted red, with white trim around its door",
         "The cow's hooves must be brown"]
 
 
-def _colors(sentences):
-    return object_colors(sentences, _COLOR_RE, FUNCTION_WORDS)
+def color_mentions(sentences):
+    return object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
 
 
 def test_objects_take_the_one_colour_the_list_gives_them():
-    colors = _colors(FARM)
+    colors = color_mentions(FARM)
     assert colors["barn"] == "red" and colors["sun"] == "bright yellow"
     assert colors["stop sign"] == "red" and colors["street-name sign"] == "green"
     assert "sign" not in colors  # red in one sentence, green in another
@@ -37,10 +38,10 @@ def test_objects_take_the_one_colour_the_list_gives_them():
 
 
 def test_a_colour_is_lent_only_to_bare_mentions_of_its_object():
-    colors = _colors(FARM)
+    colors = color_mentions(FARM)
 
     def lend(sentence):
-        return lend_colors(sentence, colors, _COLOR_RE, FUNCTION_WORDS)
+        return lend_colors(sentence, colors, COLOR_RE, FUNCTION_WORDS)
 
     assert lend(FARM[4]) == "The red barn should stand on the left side of the canvas"
     assert lend(FARM[6]) == "The green street-name sign should be above the red stop sign"

@@ -1,0 +1,76 @@
+"""The words the free-text reader knows: colour names and shades, how it finds colour mentions
+in a clause, and the function words a reading may leave unread (``reader``)."""
+
+from __future__ import annotations
+
+import re
+
+from designrl.tasks.svg.colors import ColorSpec, color_spec
+
+BASIC = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "white",
+         "gray", "cyan", "magenta", "violet", "indigo", "turquoise", "teal", "navy", "maroon",
+         "crimson", "scarlet", "beige", "gold", "golden", "silver", "cream", "charcoal",
+         "lavender")
+"""Colour words read in free text (not "orange" the fruit's cousins: salmon, plum, olive...)."""
+SHADES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium", "sky", "navy",
+          "forest", "royal", "hot", "baby", "neon", "soft", "warm", "cool", "rich", "dusty",
+          "midnight", "steel", "slate", "sea", "emerald", "blood", "brick", "burnt", "lime",
+          "mint", "ice", "jet", "off", "olive")
+_COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
+          rf"(?:-(?:and-)?(?P<second>{'|'.join(BASIC)}))?\b(?! space)")
+ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
+        "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
+        "grayish": "gray", "greyish": "gray", "blackish": "black", "whitish": "white",
+        "orangish": "orange", "colour": "color", "grey": "gray", "centre": "center"}
+ISH_RE = re.compile(r"(?i)\b(" + "|".join(ISH) + r")")
+COLOR_RE = re.compile(rf"(?i)(?<![\w-]){_COLOR}")
+FUNCTION_WORDS = frozenset("""
+a an the and or of in on at to with by for from as into onto that this these those it its
+their there is are be been being was were must should shall will would need needs has have
+having had include includes including contain contains containing use uses using used show
+shows showing shown display displays displayed feature features featuring depict depicts
+draw drawn drawing appear appears appearing visible present placed positioned located
+situated set sits sit sitting lie lies make makes made sure ensure also only clearly entirely
+fully completely somewhere please colored coloured color colour colors colours shade shades
+tone toned hue filled fill painted paint rendered solid plain flat uniform simple pure
+canvas image picture scene svg frame composition artwork illustration page overall entire
+whole main background backdrop corner side half third part portion area region edge section
+quarter quadrant top bottom left right upper lower center middle centered very primarily
+mostly predominantly exactly least one two three four five six seven eight nine ten
+text word words label labelled labeled title reads read reading says say saying written
+anywhere everywhere throughout against card poster pixels px light dark pale bright deep pastel vivid medium soft
+""".split())
+
+def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] | None:
+    """Colour mentions: (span, the colours it allows). None when one is a name or unread."""
+    out = []
+    for found in COLOR_RE.finditer(text):
+        start = found.start()
+        if found.group(0)[0].isupper() and start > 0 and text[:start].strip():
+            return None  # "the Red Cross", "Snow White": a name
+        shade = (found.group("shade") or "").lower()
+        word = found.group("word").lower()
+        phrase = f"{shade} {word}".strip()
+        spec = color_spec(phrase) or color_spec(word)
+        if spec is None:
+            return None
+        specs = [spec]
+        if found.group("second"):
+            second = color_spec(found.group("second").lower())
+            if second is None:
+                return None
+            specs.append(second)
+            if "-and-" not in found.group(0).lower():
+                out.append((found.span(), tuple(specs)))  # "blue-green": either
+                continue
+            out.append((found.span(), (specs[0],)))
+            out.append((found.span(), (specs[1],)))
+            continue
+        out.append((found.span(), (spec,)))
+    merged: list[tuple[tuple[int, int], tuple[ColorSpec, ...]]] = []
+    for span, specs in out:  # "red or orange": one mention either colour meets
+        if merged and re.fullmatch(r" or ", lower[merged[-1][0][1]:span[0]]):
+            merged[-1] = ((merged[-1][0][0], span[1]), merged[-1][1] + specs)
+        else:
+            merged.append((span, specs))
+    return merged
