@@ -10,7 +10,8 @@ see and use counts:
   an effective opacity below ``MIN_OPACITY``), drawn inside the document (not off-screen,
   not cut to a sliver by ``clip``/``clip-path``/overflow), in letters at least
   ``MIN_FONT_PX`` tall, and in a colour that stands out from what is behind it (contrast
-  ratio at least ``MIN_TEXT_CONTRAST``, so text coloured like its background is not read);
+  ratio at least ``MIN_TEXT_CONTRAST``, so text coloured like its background is not read,
+  while merely poor contrast is read and left to the static ``contrast`` and ``axe`` checks);
 * a *control* (button, link, field, select, tab, switch ...) is ``usable`` when it is
   rendered, at least ``MIN_CONTROL_PX`` on each side, inside the document, enabled, and on
   top somewhere on its box (a click there would reach it); it carries the readable text it
@@ -29,7 +30,7 @@ from typing import Any
 
 MIN_FONT_PX = 9.0
 MIN_OPACITY = 0.2
-MIN_TEXT_CONTRAST = 1.5
+MIN_TEXT_CONTRAST = 1.25
 MIN_CONTROL_PX = 10.0
 MIN_MEDIA_PX = 40.0
 MAX_CONTENT_UNITS = 1500
