@@ -5,6 +5,10 @@ interaction (AesCoder / OpenDesign's task, with computed rewards and an optional
 its batch reward function, TRL's signature); the pure checks
 behind each static component live in ``layout``, ``typography``, ``colour``, ``space``
 and ``axe``, and can be run on a ``RenderResult`` and a screenshot without a browser.
+Instruction alignment (does the page follow the request?) is ``requirements`` (the request
+read into checkable parts and terms), ``content`` (what the rendered page shows a person)
+and ``alignment`` (the score, which also gates the total). ``ladders``, ``hacks`` and
+``off_request`` hold the pages that keep the reward honest.
 """
 
 from __future__ import annotations
