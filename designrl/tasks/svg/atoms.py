@@ -33,6 +33,7 @@ REGIONS: dict[str, tuple[Region, Region]] = {
     "bottom_left": ((0, 0.55, 0.45, 1), (0, 0.35, 0.65, 1)),
     "bottom_right": ((0.55, 0.55, 1, 1), (0.35, 0.35, 1, 1)),
     "center": ((0.3, 0.3, 0.7, 0.7), (0.12, 0.12, 0.88, 0.88)),
+    "hcenter": ((0.45, 0, 0.55, 1), (0.35, 0, 0.65, 1)),  # "centred": across, not down
 }
 LOOSE_KINDS = {"circle": {"circle", "ellipse"}, "ellipse": {"circle", "ellipse"},
                "square": {"square", "rectangle"}, "rectangle": {"square", "rectangle"}}
@@ -152,12 +153,32 @@ class Text:
 
     def describe(self) -> str:
         color = f" in {self.color.text}" if self.color else ""
-        where = "".join(f" in the {r.replace('_', ' ')}" for r in self.regions)
+        where = "".join(" centred across" if r == "hcenter" else f" in the {r.replace('_', ' ')}"
+                        for r in self.regions)
         return f"text {self.words!r}{color}{where}"
 
 
 def _inside(u: float, v: float, region: Region) -> bool:
     return region[0] <= u <= region[2] and region[1] <= v <= region[3]
+
+
+@dataclass(frozen=True)
+class Lettering:
+    """Some visible text is painted one of ``colors`` ("the labels must be white"): fails
+    when no text is there even loosely in any of them."""
+
+    colors: tuple[ColorSpec, ...]
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        detail = f"{len(texts)} visible text elements"
+        if any(painted(c, s.main_colors) for s in texts for c in self.colors):
+            return True, detail
+        near = any(c.near(rgb) for s in texts for c in self.colors for rgb in s.main_colors)
+        return (None if near else False), detail
+
+    def describe(self) -> str:
+        return f"text in {_names(self.colors)}"
 
 
 @dataclass(frozen=True)
@@ -278,4 +299,4 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = Exact | Lent | Shown | Background | Text | NoText | Count | Relative | Area
+Atom = Exact | Lent | Shown | Background | Text | Lettering | NoText | Count | Relative | Area

@@ -40,6 +40,7 @@ from designrl.tasks.svg.atoms import (
     Count,
     Exact,
     Lent,
+    Lettering,
     NoText,
     Relative,
     Shown,
@@ -49,6 +50,7 @@ from designrl.tasks.svg.binding import lend_colors, object_colors
 from designrl.tasks.svg.colors import ColorSpec, color_spec
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
+from designrl.tasks.svg.texts import is_lettering, text_color, textual_quotes
 from designrl.tasks.svg.words import (
     BASIC,
     COLOR_RE,
@@ -77,10 +79,6 @@ _NEGATION = re.compile(r"\b(?:not|no|never|without|nor|neither|avoid|avoids|exce
                        r"rather|other than|free of|lacks?|lacking|absent|none|n't)\b|n't\b")
 _NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use|show) any|"
                       r"free of(?: any)?)\s+(?:text|words|letters|writing|labels|lettering)\b")
-_TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
-                    r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
-                    r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
-                    r"inscription|inscribed|headline)\b")
 _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
               ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
@@ -153,7 +151,7 @@ def _read(sentence: str) -> Reading:
     raw = _QUOTED.sub(stash, sentence)
     atoms: list[Atom] = []
     complete = True
-    texty = _textual(raw.lower())
+    texty = textual_quotes(raw.lower(), quotes)
     for clause in _CLAUSE.split(raw):
         found, whole = _read_clause(clause, quotes, texty)
         atoms += found
@@ -166,26 +164,6 @@ def _placing(atom: Atom) -> bool:
     """Whether a lent colour's atom says where or how many, not merely that it shows."""
     return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
         or (isinstance(atom, Count) and atom.color is not None)
-
-
-def _textual(raw: str) -> set[int]:
-    """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
-    the six words before one (a list of quotes counts as one), not a name ("a dog named
-    'Rex'") and not a manner ("a 'rustic' feel")."""
-    out = set()
-    for found in re.finditer(r"qq(\d+)qq", raw):
-        before = re.sub(r"qq\d+qq|\band\b|\bor\b|[,:;]", " ", raw[:found.start()]).split()
-        after = raw[found.end():].split()[:1]
-        if re.search(r"\b(?:named|called|nicknamed|whose name)\s*$", raw[:found.start()]):
-            continue
-        if after and re.match(r"(?:feel|look|style|vibe|mood|theme|aesthetic|effect|tone|"
-                              r"atmosphere|sense)\b", after[0]):
-            continue
-        later = " ".join(raw[found.end():].split()[:3])
-        if _TEXTY.search(" ".join(before[-6:])) or re.search(
-                r"\b(?:written|printed|inscribed|spelled|lettered)\b", later):
-            out.add(int(found.group(1)))
-    return out
 
 
 def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[Atom], bool]:
@@ -237,8 +215,13 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if regions is None:  # "the left side of the house": not the canvas's
         whole, regions = False, []
     texts = [a for a in atoms if isinstance(a, Text)]
+    paired = _text_regions(lower, len(texts), regions)
+    if paired:  # "'1:24' on the left and '3:58' on the right"
+        for text, region in zip(texts, paired, strict=True):
+            atoms[atoms.index(text)] = Text(text.words, None, (region,))
+        texts, regions = [], []
     if len(texts) == 1 and len(objects) <= 1:  # "the title 'X' in white at the bottom"
-        bound = _text_color(lower, objects)
+        bound = text_color(lower, objects)
         if bound is not None or not objects:
             atoms[atoms.index(texts[0])] = Text(texts[0].words, bound[1] if bound else None,
                                                 tuple(regions))
@@ -246,6 +229,9 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
                 spans.append(bound[0])
                 objects = []
             regions = []
+    if not texts and len(objects) == 1 and is_lettering(lower, objects[0][0]):
+        atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
+        objects, whole = [], False
     area = _AREA_RE.search(lower)
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
@@ -278,16 +264,20 @@ def _open_choice(lower: str) -> bool:
     return "and/or" in lower
 
 
-def _text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
-    """The colour a clause gives its text: "in white", "white letters", "red text"."""
-    if len(objects) != 1 or len(objects[0][1]) != 1:
-        return None
-    (start, end), (spec,) = objects[0]
-    if re.search(r"\bin $", lower[:start]) or re.match(
-            r" (?:capital |bold |large |small |big )?(?:letters|text|font|lettering|type)\b",
-            lower[end:]):
-        return (start, end), spec
-    return None
+def _text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
+    """One region per quoted text when each quote is followed by its own ("'A' on the left
+    and 'B' on the right"); [] otherwise."""
+    if n < 2 or len(regions) != n:
+        return []
+    quotes = [m.start() for m in re.finditer(r"qq\d+qq", lower)]
+    places = [m.start() for m in _REGION_RE.finditer(lower)
+              if m.group("pre") or not (m.group("edge") or m.group("mid"))]
+    if len(quotes) != n or len(places) != n:
+        return []
+    bounds = quotes[1:] + [len(lower)]
+    if all(q < p < b for q, p, b in zip(quotes, places, bounds, strict=True)):
+        return list(regions)
+    return []
 
 
 def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
@@ -371,7 +361,7 @@ def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
         elif found.group("edge"):
             out.append(found.group("edge"))
         else:
-            out.append("center")
+            out.append("hcenter" if found.group("centered") else "center")
         spans.append(found.span())
     return out
 

@@ -21,7 +21,8 @@ _COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
 ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
         "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
         "grayish": "gray", "greyish": "gray", "blackish": "black", "whitish": "white",
-        "orangish": "orange", "colour": "color", "grey": "gray", "centre": "center"}
+        "orangish": "orange", "colour": "color", "grey": "gray", "centred": "centered",
+       "centre": "center"}
 ISH_RE = re.compile(r"(?i)\b(" + "|".join(ISH) + r")")
 COLOR_RE = re.compile(rf"(?i)(?<![\w-]){_COLOR}")
 FUNCTION_WORDS = frozenset("""

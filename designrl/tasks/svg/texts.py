@@ -1,0 +1,63 @@
+"""How the free-text reader reads text: which quotes are words to draw, and which colour in
+a clause is its text's (``reader``)."""
+
+from __future__ import annotations
+
+import re
+
+from designrl.tasks.svg.colors import ColorSpec
+
+TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
+                    r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
+                    r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
+                    r"inscription|inscribed|headline)\b")
+
+def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
+    """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
+    the six words before one (a list of quotes counts as one), not a name ("a dog named
+    'Rex'") and not a manner ("a 'rustic' feel"); a figure ("'1:24'", "'10%'") always."""
+    out = set()
+    for found in re.finditer(r"qq(\d+)qq", raw):
+        words = quotes[int(found.group(1))]
+        if re.search(r"\d", words) and not re.search(r"[A-Za-z]{3}", words):
+            out.add(int(found.group(1)))
+            continue
+        before = re.sub(r"qq\d+qq|\band\b|\bor\b|[,:;]", " ", raw[:found.start()]).split()
+        after = raw[found.end():].split()[:1]
+        if re.search(r"\b(?:named|called|nicknamed|whose name)\s*$", raw[:found.start()]):
+            continue
+        if after and re.match(r"(?:feel|look|style|vibe|mood|theme|aesthetic|effect|tone|"
+                              r"atmosphere|sense)\b", after[0]):
+            continue
+        later = " ".join(raw[found.end():].split()[:3])
+        if TEXTY.search(" ".join(before[-6:])) or re.search(
+                r"\b(?:written|printed|inscribed|spelled|lettered)\b", later):
+            out.add(int(found.group(1)))
+    return out
+
+
+def is_lettering(lower: str, span: tuple[int, int]) -> bool:
+    """Whether the colour at ``span`` is the clause's text's: a text noun that is the subject
+    ("the text on the button must be white", "labels written in grey"), not a part's name
+    ("the title bar")."""
+    before, after = lower[:span[0]], lower[span[1]:].strip()
+    noun = re.search(r"\b(?:text|lettering|letters|labels?|writing|words|captions?|font)"
+                     r"(?: (?P<next>\w+))?", before)
+    if noun is None or (noun.group("next") or "should") not in (
+            "should", "must", "on", "of", "in", "inside", "within", "is", "are", "will",
+            "needs", "has", "have", "across", "along", "at"):
+        return False
+    return after in ("", "text", "letters", "lettering") and bool(re.search(
+        r"\b(?:be|is|are|in)\s+(?:colou?red\s+|painted\s+|written in\s+)?$", before))
+
+
+def text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
+    """The colour a clause gives its text: "in white", "white letters", "red text"."""
+    if len(objects) != 1 or len(objects[0][1]) != 1:
+        return None
+    (start, end), (spec,) = objects[0]
+    if re.search(r"\bin $", lower[:start]) or re.match(
+            r" (?:capital |bold |large |small |big )?(?:letters|text|font|lettering|type)\b",
+            lower[end:]):
+        return (start, end), spec
+    return None

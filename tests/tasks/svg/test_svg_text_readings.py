@@ -1,0 +1,69 @@
+"""Readings of text in free-text requirements: quoted figures, centred titles, one place per
+quote, and the colour of unquoted text; each decided on drawings (rough raster, no
+browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.atoms import Lettering, Text
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.reader import read_requirement
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+TIMES = "The elapsed time '1:24' should be on the left and the total time '3:58' on the right"
+TITLE = "The chart must have the title 'Quarterly Revenue' centred at the top"
+WHITE_LABEL = "The text on the Log in button must be white"
+
+
+def _verdicts(body: str, requirements):
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 300">'
+                                f'<rect width="400" height="300" fill="#ffffff"/>{body}</svg>'))
+    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
+
+
+def test_a_quoted_figure_is_text_to_draw():
+    assert read_requirement("The text '10%' should appear beneath the battery").atoms == (
+        Text("10%"),)
+    assert Text("1:24", None, ("left",)) in read_requirement(TIMES).atoms
+    assert Text("3:58", None, ("right",)) in read_requirement(TIMES).atoms
+
+
+def test_centred_text_is_centred_across_the_canvas():
+    (title,) = read_requirement(TITLE).atoms
+    assert set(title.regions) == {"hcenter", "top"}
+    centred = '<text x="200" y="30" font-size="18" text-anchor="middle">Quarterly Revenue</text>'
+    left = '<text x="10" y="30" font-size="18">Quarterly Revenue</text>'
+    assert _verdicts(centred, [TITLE]) == ["unchecked"]  # "chart" is not read
+    assert _verdicts(left, [TITLE]) == ["fail"]
+
+
+def test_each_quote_keeps_its_own_place():
+    right = ('<text x="20" y="200" font-size="12">1:24</text>'
+             '<text x="380" y="200" font-size="12" text-anchor="end">3:58</text>')
+    swapped = right.replace("1:24", "X").replace("3:58", "1:24").replace("X", "3:58")
+    assert _verdicts(right, [TIMES]) == ["unchecked"]
+    assert _verdicts(swapped, [TIMES]) == ["fail"]
+
+
+@pytest.mark.parametrize(("sentence", "lettering"), [
+    (WHITE_LABEL, True),
+    ("The planet labels should be written in white or light grey text", True),
+    ("The title bar should be dark blue", False),  # a part, not its text
+    ("The heading area must be white", False),
+])
+def test_the_colour_of_unquoted_text(sentence, lettering):
+    reading = read_requirement(sentence)
+    assert any(isinstance(a, Lettering) for a in reading.atoms) is lettering
+    assert not reading.complete
+
+
+def test_text_in_no_named_colour_fails():
+    button = '<rect x="100" y="200" width="200" height="40" fill="#6c4ce0"/>'
+    white = button + '<text x="200" y="225" fill="#ffffff" text-anchor="middle">Log in</text>'
+    dark = white.replace("#ffffff", "#2a1a66")
+    assert _verdicts(white, [WHITE_LABEL]) == ["unchecked"]
+    assert _verdicts(dark, [WHITE_LABEL]) == ["fail"]
