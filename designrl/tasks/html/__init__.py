@@ -1,10 +1,13 @@
-"""The html family: screenshot → HTML, scored with Design2Code's metrics.
+"""The html family: screenshot → HTML, scored against the reference page's render.
 
 Files: ``dataset`` (Design2Code folders, WebSight JSONL), ``prompt`` (the screenshot
-and the brief), ``extract`` (the HTML in a completion), ``text_blocks``, ``visual``
-and ``structure`` (the metrics), ``colour_blocks`` (Design2Code's colour-injection
-blocks, an option), ``degrade`` (the validity ladder), ``reward`` (``HtmlReward``,
-and ``get_html_reward``, its batch reward function).
+and the brief), ``extract`` (the HTML in a completion), ``viewport`` (the width a
+reference is designed for), ``capture`` (a page rendered with and without its text),
+``text_blocks``, ``appearance``, ``visual`` and ``structure`` (the metrics),
+``colour_blocks`` (Design2Code's colour-injection blocks, an option), ``css`` and
+``degrade`` (worse copies of a page), ``ladders`` and ``hacks`` (what the reward must
+rank in order, and what it must not pay), ``reward`` (``HtmlReward``, and
+``get_html_reward``, its batch reward function).
 """
 
 from __future__ import annotations
@@ -67,8 +70,9 @@ FAMILY = Family(
            Task("websight", "html", "a WebSight-style JSONL file (html or text per line)",
                 needs_path=True, load=_websight)),
     policies={"reference": _reference, "blank": _blank}, oracles=("reference",),
-    components=("block_match", "text", "position", "color", "visual", "design2code",
-                "structure", "format", "validity", "clean"),
+    components=("content", "appearance", "text", "position", "color", "font", "visual",
+                "ssim", "palette", "histogram", "layout", "structure", "block_match",
+                "design2code", "format", "validity", "clean"),
     messages=_messages, reference=lambda item: item.html, extract=_extract, scorer=_scorer,
     batch_reward=_batch_reward, column="reference_html",
     column_value=lambda item: item.html,

@@ -180,14 +180,16 @@ def blocks_from_renders(plain, shifted, original: Sequence[TextBlock]) -> list[T
     return blocks
 
 
-async def extract_colour_blocks(pool, html: str, original: Sequence[TextBlock]) -> list[TextBlock]:
-    """A page's text blocks the Design2Code way, rendering it twice in ``pool``.
+async def extract_colour_blocks(pool, html: str, original: Sequence[TextBlock],
+                                viewport: tuple[int, int] | None = None) -> list[TextBlock]:
+    """A page's text blocks the Design2Code way, rendering it twice in ``pool`` (at
+    ``viewport``, the pool's default when None).
 
     ``original`` are the DOM text blocks of a normal render of the same page (they
     give each block its true colour). A page whose injected renders fail has no blocks.
     """
-    plain, shifted = await asyncio.gather(pool.render(inject_colours(html, 0)),
-                                          pool.render(inject_colours(html, SHIFT)))
+    plain, shifted = await asyncio.gather(pool.render(inject_colours(html, 0), viewport),
+                                          pool.render(inject_colours(html, SHIFT), viewport))
     if not (plain.ok and shifted.ok):
         return []
     return blocks_from_renders(plain, shifted, original)

@@ -52,9 +52,11 @@ def test_identical_screenshots_score_one_and_different_ones_less(tiny_clip):
     assert clip(red, blue) == pytest.approx(clip(blue, red), abs=1e-5)
 
 
-def test_clip_is_the_visual_term_of_the_html_reward(tiny_clip):
+def test_clip_is_the_visual_term_of_the_design2code_component(tiny_clip):
     buffer = io.BytesIO()
-    Image.fromarray(page((20, 120, 60), (40, 40, 160, 60))).save(buffer, "PNG")
+    image = page((20, 120, 60), (40, 40, 160, 60))
+    image[60:70, 50:190:3] = 255  # the block's "glyphs": text that draws ink
+    Image.fromarray(image).save(buffer, "PNG")
     block = TextBlock(text="Hello", bbox=(40, 40, 160, 60), color=(0, 0, 0),
                       background=(255, 255, 255), font_size=16, font_weight=400)
     render = RenderResult(png=buffer.getvalue(), width=320, height=240, text_blocks=[block])
