@@ -123,9 +123,10 @@ def stem(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-case words and numbers (hyphenated words split)."""
+    """Lower-case words and numbers in any alphabet (hyphenated words split; scripts written
+    without spaces come out as whole runs, which only an exact run matches)."""
     text = re.sub(r"\bto-do\b", "todo", text.lower().replace("’", "'"))
-    return re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text)
+    return re.findall(r"[^\W_]+(?:'[^\W_]+)?", text)
 
 
 def split_names(text: str) -> tuple[str, ...]:
