@@ -14,7 +14,9 @@ component is about edges lining up):
   text uses (stemmed terms, each counted once however often it is repeated), reaching 1 at
   ``SIM_FULL`` of the terms (no page prints every word of its request);
 * ``instruction``: ``PARTS_WEIGHT * request_parts + (1 - PARTS_WEIGHT) * request_terms``
-  (the terms alone when the reader found no atom).
+  (the terms alone when the reader found no atom; 1 when it found nothing to check at all,
+  a request of stopwords or in a script written without spaces: ``details["checkable"]``
+  is then False, and the request does not gate the page).
 
 Text that only repeats the request does not count: a unit that copies ``ECHO_RUN`` words
 of the request in a row (the request pasted in) is left out, and so is all of the page's
@@ -237,6 +239,7 @@ def score_alignment(requirements: Requirements, content: PageContent
                   "request_terms": round(similarity, 4),
                   "instruction": round(alignment, 4)}
     details = {
+        "checkable": bool(requirements.atoms or requirements.terms),
         "atoms": [{"kind": a.kind, "target": a.target, "later": a.later,
                    "found": f} for a, f in results],
         "terms": list(requirements.terms), "missing_terms": missing,

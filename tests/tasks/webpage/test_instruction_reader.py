@@ -125,6 +125,12 @@ def test_parse_page_content_round_trip():
     assert content.hidden_reasons() == {"tiny": 1, "control_covered": 1}
 
 
+def test_a_request_with_nothing_to_check_says_so():
+    components, details = score_alignment(read_requirements("Build a web page."), GOOD)
+    assert details["checkable"] is False and components["instruction"] == 1.0
+    assert score_alignment(read_requirements(REQUEST), GOOD)[1]["checkable"] is True
+
+
 def test_instruction_gates_the_total():
     base = {"execution": 1.0, "static": 1.0, "interaction": 1.0}
     assert total_score(base) == pytest.approx(1.0)  # no request: no gate
