@@ -41,6 +41,8 @@ LOOSE_KINDS = {"circle": {"circle", "ellipse"}, "ellipse": {"circle", "ellipse"}
 RIM = 0.03
 """Width of the canvas rim the background is read from (a fraction of the canvas)."""
 RELATION_SLACK = 0.05
+ELSEWHERE = 4 * SHOWN
+"""A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
 
 def _names(specs: tuple[ColorSpec, ...]) -> str:
@@ -75,6 +77,9 @@ class Shown:
         detail = f"{seen:.2%} of the canvas strictly, {near:.2%} loosely"
         if seen >= SHOWN:
             return True, detail
+        if self.region and max(pixels.share(pixels.mask(c), loose) for c in self.colors) \
+                < ABSENT and max(pixels.share(pixels.mask(c)) for c in self.colors) >= ELSEWHERE:
+            return False, detail + ", and clearly elsewhere"  # the thing is there, not here
         return (False if near < ABSENT else None), detail
 
     def describe(self) -> str:

@@ -6,7 +6,9 @@ peek out from behind the cloud", "The barn must be painted red") and places it i
 left side of the canvas"). ``object_colors`` collects, per noun phrase, the one colour the
 list gives it; ``lend_colors`` writes that colour before the bare mentions of a sentence
 that names no colour itself, so the reader can check where the colour lies ("The yellow
-sun should be in the upper-left part of the icon"). A noun given two colours in the list,
+sun should be in the upper-left part of the icon"). ``subject_nouns`` finds the thing most of the list is about ("the tank", "the flag"):
+``as_canvas`` reads "the left side of the tank" as the canvas's left side, since such a
+thing fills most of its drawing (its regions are checked loosely). A noun given two colours in the list,
 a possessive ("the barn's door") or a noun followed by another noun ("barn door") lends
 nothing. The lent colour only ever helps decide a *failure* of placement: the sentence
 keeps its object words, so its reading is never complete and never passes on colour.
@@ -118,3 +120,30 @@ def lend_colors(sentence: str, colors: dict[str, str], color_re: re.Pattern[str]
             last = found.end()
         out = "".join(pieces) + out[last:]
     return out
+
+
+def subject_nouns(sentences: Sequence[str], stopwords: frozenset[str],
+                  colors: dict[str, str]) -> frozenset[str]:
+    """Nouns after "the" in at least three sentences and a quarter of them, which the list
+    gives no colour: what the drawing is of ("the tank", "the flag"), not one of its
+    coloured parts ("the sun")."""
+    counts: dict[str, int] = {}
+    for sentence in sentences:
+        lower = _QUOTE.sub(" ", sentence.lower())
+        for noun in set(re.findall(r"\bthe ([a-z][a-z\-]+)\b(?!'s)", lower)):
+            if noun not in stopwords and noun not in _STOP and noun not in _NOT_OBJECTS \
+                    and noun not in colors:
+                counts[noun] = counts.get(noun, 0) + 1
+    need = max(3, len(sentences) / 4)
+    return frozenset(noun for noun, n in counts.items() if n >= need)
+
+
+def as_canvas(sentence: str, subjects: frozenset[str]) -> str:
+    """``sentence`` with "<side> of the <subject>" made the canvas's."""
+    if not subjects:
+        return sentence
+    names = "|".join(re.escape(s) for s in sorted(subjects))
+    return re.sub(rf"(?i)\b((?:side|half|part|corner|edge|end|third|quarter|area|region|"
+                  rf"section|portion|top|bottom|middle|centre|center) of) (?:the|its) "
+                  rf"(?:{names})(?![\w'\-])(?! (?!(?:{'|'.join(_STOP)})\b)[a-z])",
+                  r"\1 the canvas", sentence)  # not "the search field" for "search"

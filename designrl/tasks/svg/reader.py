@@ -46,7 +46,7 @@ from designrl.tasks.svg.atoms import (
     Shown,
     Text,
 )
-from designrl.tasks.svg.binding import lend_colors, object_colors
+from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
 from designrl.tasks.svg.colors import ColorSpec, color_spec
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
@@ -122,17 +122,24 @@ def read_requirement(sentence: str) -> Reading:
 
 
 def read_requirements(sentences: Sequence[str]) -> list[Reading]:
-    """Each sentence read with the colours the others give its objects (``binding``): a
+    """Each sentence read with the colours the others give its objects, and with the thing
+    most of them are about (``binding``) taken as the canvas for where parts are; a
     sentence the pattern reader reads whole is read as written."""
     colors = object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
+    subjects = subject_nouns(sentences, FUNCTION_WORDS, colors)
     out = []
     for sentence in sentences:
         reading = read_requirement(sentence)
         if not (len(reading.atoms) == 1 and isinstance(reading.atoms[0], Exact)):
             lent = lend_colors(sentence, colors, COLOR_RE, FUNCTION_WORDS)
-            if lent != sentence:
-                extra = tuple(Lent(a) for a in read_requirement(lent).atoms if _placing(a))
-                reading = Reading(tuple(dict.fromkeys(reading.atoms + extra)), False)
+            extra: list[Atom] = []
+            for text, borrowed in ((lent, True), (as_canvas(sentence, subjects), False),
+                                   (as_canvas(lent, subjects), True)):
+                if text != sentence and (text != as_canvas(sentence, subjects) or not borrowed):
+                    extra += [Lent(a) if borrowed and not isinstance(a, Text) else a
+                              for a in read_requirement(text).atoms if _placing(a)]
+            if extra:
+                reading = Reading(tuple(dict.fromkeys(reading.atoms + tuple(extra))), False)
         out.append(reading)
     return out
 
@@ -163,6 +170,7 @@ def _read(sentence: str) -> Reading:
 def _placing(atom: Atom) -> bool:
     """Whether a lent colour's atom says where or how many, not merely that it shows."""
     return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
+        or (isinstance(atom, Text) and bool(atom.regions)) \
         or (isinstance(atom, Count) and atom.color is not None)
 
 

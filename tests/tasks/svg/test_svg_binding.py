@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from designrl.tasks.svg import score_svg
 from designrl.tasks.svg.atoms import Background, Lent, Relative, Shown
-from designrl.tasks.svg.binding import lend_colors, object_colors
+from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
@@ -25,12 +25,12 @@ FARM = ["The barn must be painted red, with white trim around its door",
         "The cow's hooves must be brown"]
 
 
-def color_mentions(sentences):
+def _object_colors(sentences):
     return object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
 
 
 def test_objects_take_the_one_colour_the_list_gives_them():
-    colors = color_mentions(FARM)
+    colors = _object_colors(FARM)
     assert colors["barn"] == "red" and colors["sun"] == "bright yellow"
     assert colors["stop sign"] == "red" and colors["street-name sign"] == "green"
     assert "sign" not in colors  # red in one sentence, green in another
@@ -38,7 +38,7 @@ def test_objects_take_the_one_colour_the_list_gives_them():
 
 
 def test_a_colour_is_lent_only_to_bare_mentions_of_its_object():
-    colors = color_mentions(FARM)
+    colors = _object_colors(FARM)
 
     def lend(sentence):
         return lend_colors(sentence, colors, COLOR_RE, FUNCTION_WORDS)
@@ -87,3 +87,25 @@ def test_a_tiles_background_is_not_the_canvas_and_the_icon_is_the_canvas():
                read_requirement("The badge should sit on a light blue background").atoms)
     corner = read_requirement("A yellow sun sits in the upper-left part of the icon")
     assert Shown(corner.atoms[0].colors, "top_left") in corner.atoms
+
+
+TANK = ["The water inside the tank should be light blue",
+        "Include exactly four fish swimming in the tank",
+        "Green seaweed should grow on the left side of the tank",
+        "The bottom of the tank should be covered with beige sand",
+        "A yellow sun peeks out", "The sun should be in the upper part of the sky",
+        "The rays should be thin around the sun"]
+
+
+def test_the_thing_the_list_is_about_is_the_canvas_but_a_coloured_part_is_not():
+    subjects = subject_nouns(TANK, FUNCTION_WORDS, _object_colors(TANK))
+    assert subjects == {"tank"}  # "the sun" is as frequent, but the list colours it
+    assert as_canvas(TANK[2], subjects).endswith("on the left side of the canvas")
+    assert as_canvas("A logo at the left end of the tank lid", subjects).endswith("tank lid")
+
+
+def test_a_colour_shown_clearly_but_not_in_its_region_fails():
+    seaweed = '<rect x="{x}" y="150" width="30" height="140" fill="#2e8b3a"/>'
+    verdicts = _verdicts(seaweed.format(x=30), TANK[:3])
+    assert verdicts[2] == "unchecked"
+    assert _verdicts(seaweed.format(x=350), TANK[:3])[2] == "fail"
