@@ -12,6 +12,7 @@ the reader also understood every other word of the sentence.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -187,6 +188,43 @@ class Lettering:
 
 
 @dataclass(frozen=True)
+class Pieces:
+    """At least ``n`` separate things of a colour ("five light blue candles"): fails when
+    the visible shapes anywhere near that colour have fewer than ``n`` pieces (outlines)
+    between them; never passes, since what the pieces are is not read."""
+
+    color: ColorSpec
+    n: int
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pieces = sum(len(s.subpaths) for s in scene.facts.drawn
+                     if s.tag != "text" and any(self.color.near(c) for c in s.colors))
+        return (False if pieces < self.n else None), f"{pieces} pieces loosely that colour"
+
+    def describe(self) -> str:
+        return f"at least {self.n} {self.color.text} things"
+
+
+@dataclass(frozen=True)
+class PercentSum:
+    """The percentages the visible text shows add up to ``total`` (within rounding); with
+    fewer than two shown nobody can tell."""
+
+    total: float
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        values = [float(v) for s in scene.facts.drawn if s.tag == "text"
+                  for v in re.findall(r"(\d+(?:\.\d+)?)\s*%", s.text)]
+        detail = f"{len(values)} percentages summing to {sum(values):g}"
+        if len(values) < 2:
+            return None, detail
+        return abs(sum(values) - self.total) <= 1.0, detail
+
+    def describe(self) -> str:
+        return f"percentages sum to {self.total:g}"
+
+
+@dataclass(frozen=True)
 class NoText:
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
@@ -226,9 +264,9 @@ class Count:
 
 @dataclass(frozen=True)
 class Relative:
-    """The patch of colour ``a`` lies ``relation`` (above, below, left_of, right_of) the
-    patch of colour ``b``: passes on their centres, fails only when all of ``a`` is on the
-    wrong side of all of ``b``."""
+    """The patch of colour ``a`` lies ``relation`` (above, below, left_of, right_of, inside)
+    the patch of colour ``b``: passes on their centres, fails only when all of ``a`` is on
+    the wrong side of all of ``b`` (outside it, for inside)."""
 
     a: ColorSpec
     relation: str
@@ -242,6 +280,8 @@ class Relative:
         ma, mb = pixels.mask(self.a), pixels.mask(self.b)
         if pixels.share(ma) < SHOWN or pixels.share(mb) < SHOWN:
             return None, "a colour is not shown"
+        if self.relation == "inside":
+            return self._inside(pixels, ma, mb)
         axis = "v" if self.relation in ("above", "below") else "u"
         first = self.relation in ("above", "left_of")  # a has the smaller coordinate
         ca, cb = pixels.centroid(ma), pixels.centroid(mb)
@@ -257,6 +297,21 @@ class Relative:
             return None, detail
         wrong = ea[0] > eb[1] if first else ea[1] < eb[0]
         return (False if wrong else None), detail
+
+    def _inside(self, pixels, ma: np.ndarray, mb: np.ndarray) -> tuple[Verdict, str]:
+        """Passes when a's centre lies within b's span both ways; fails when a lies wholly
+        beyond b's span one way (loosely read, each colour's own pixels)."""
+        ca = pixels.centroid(ma)
+        spans = [pixels.extent(mb, axis) for axis in ("u", "v")]
+        if ca and all(s and s[0] <= c <= s[1] for c, s in zip(ca, spans, strict=True)):
+            return True, "centre within"
+        near_a = pixels.mask(self.a, "near") & ~pixels.mask(self.b, "named")
+        near_b = pixels.mask(self.b, "near") & ~pixels.mask(self.a, "named")
+        for axis in ("u", "v"):
+            ea, eb = pixels.extent(near_a, axis), pixels.extent(near_b, axis)
+            if ea and eb and (ea[0] > eb[1] + RELATION_SLACK or ea[1] < eb[0] - RELATION_SLACK):
+                return False, f"wholly outside along {axis}"
+        return None, "overlapping spans"
 
     def describe(self) -> str:
         return f"{self.a.text} {self.relation.replace('_', ' ')} {self.b.text}"
@@ -289,13 +344,13 @@ class Lent:
     undecided unless every colour it names is shown, since a missing colour is that other
     requirement's failure, not this one's."""
 
-    atom: Shown | Relative | Count
+    atom: Shown | Relative | Count | Pieces
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         pixels = scene.pixels
         a = self.atom
         specs = (a.a, a.b) if isinstance(a, Relative) else (a.color,) \
-            if isinstance(a, Count) else a.colors
+            if isinstance(a, Count | Pieces) else a.colors
         if any(pixels.share(pixels.mask(c)) < SHOWN for c in specs if c is not None):
             return None, "the object's colour is not shown"
         return a.check(scene)
@@ -304,4 +359,5 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = Exact | Lent | Shown | Background | Text | Lettering | NoText | Count | Relative | Area
+Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | PercentSum | NoText
+        | Count | Relative | Area)

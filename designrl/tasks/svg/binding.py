@@ -43,6 +43,8 @@ circle circles dot dots square squares rectangle rectangles triangle triangles e
 oval ovals polygon polygons star stars box boxes
 """.split())
 """Words that name no one object: a colour lent to them could be another thing's."""
+_DETERMINERS = frozenset("the a an its their his her all each every both two three four five six "
+                         "seven eight nine ten eleven twelve".split()) | {str(n) for n in range(2, 40)}
 _COPULA = r"(?:should|must|will|shall|is|are|needs to|has to|have to)\s+(?:be|appear|look)"
 _PAINT = r"(?:\s+(?:painted|coloured|colored|filled(?: in| with)?|drawn in|shaded))?"
 
@@ -109,7 +111,7 @@ def lend_colors(sentence: str, colors: dict[str, str], color_re: re.Pattern[str]
         pieces, last = [], 0
         for found in pattern.finditer(out):
             before = out[:found.start()].rstrip().split()
-            if before and before[-1].lower() not in ("the", "a", "an", "its", "their"):
+            if before and before[-1].lower() not in _DETERMINERS:
                 continue  # "the stop sign" for "sign": another noun phrase
             following = out[found.end():].split()[:1]
             nxt = following[0].strip(",.;:!?").lower() if following else ""

@@ -42,6 +42,8 @@ from designrl.tasks.svg.atoms import (
     Lent,
     Lettering,
     NoText,
+    PercentSum,
+    Pieces,
     Relative,
     Shown,
     Text,
@@ -82,7 +84,9 @@ _NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use
 _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
               ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
-              ("underneath", "below"), ("under", "below"))
+              ("underneath", "below"), ("under", "below"),
+              ("in the center of", "inside"), ("in the middle of", "inside"), ("inside", "inside"),
+              ("within", "inside"))
 _CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
            r"page|card|poster)")
 _REGION_RE = re.compile(
@@ -97,6 +101,9 @@ _REGION_RE = re.compile(
 _WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
                            "screen", "interface", "layout", "design", "view", "sky"))
 """Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
+_PERCENT_SUM = re.compile(r"\b(?:percentages?|shares|percents|values|numbers|figures)\b.*\b(?:add|adds|"
+                          r"sum|sums|total|totals|totalling|totaling) (?:up )?to (?:exactly )?"
+                          r"(?P<n>\d+(?:\.\d+)?) ?(?:%|percent)")
 _SIZE_RE = re.compile(r"\b(?P<w>\d{2,4}) ?(?:x|×|by) ?(?P<h>\d{2,4})\b")
 _AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y|ies|ying))"
                       r" (?P<op>at least |about |roughly |around |nearly |most of |over )?"
@@ -171,7 +178,7 @@ def _placing(atom: Atom) -> bool:
     """Whether a lent colour's atom says where or how many, not merely that it shows."""
     return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
         or (isinstance(atom, Text) and bool(atom.regions)) \
-        or (isinstance(atom, Count) and atom.color is not None)
+        or (isinstance(atom, Count) and atom.color is not None) or isinstance(atom, Pieces)
 
 
 def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[Atom], bool]:
@@ -190,6 +197,9 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         return [NoText()], _rest_is_function(lower, [found.span()])
     if _HEDGE.search(lower) or _NEGATION.search(lower) or _open_choice(lower):
         return [], False
+    found = _PERCENT_SUM.search(lower)
+    if found:  # "the percentages must add up to 100%"
+        return [PercentSum(float(found.group("n")))], False
     whole = True
     for found in re.finditer(r"qq(\d+)qq", lower):
         words = quotes[int(found.group(1))]
@@ -240,6 +250,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if not texts and len(objects) == 1 and is_lettering(lower, objects[0][0]):
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False
+    atoms += _pieces(lower, objects)
     area = _AREA_RE.search(lower)
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
@@ -312,6 +323,22 @@ def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
     return atoms
 
 
+def _pieces(lower: str, objects) -> list[Atom]:
+    """"Exactly five light blue candles": at least five things of that colour (not shapes:
+    those are ``Count``'s)."""
+    out: list[Atom] = []
+    for (start, end), specs in objects:
+        number = re.search(rf"\b(?P<n>\d+|{'|'.join(_NUMBERS)})\s+(?:(?:small|large|big|tiny|"
+                           rf"little|round|tall|short|thin|thick|fluffy|bright|lit|wavy)\s+)*$",
+                           lower[:start])
+        noun = re.match(r"\s+(?:[a-z\-]+\s+)?([a-z]+s)\b", lower[end:])
+        if len(specs) == 1 and number and noun and noun.group(1).rstrip("es") not in _SHAPE_NOUNS:
+            n = _NUMBERS.get(number.group("n")) or int(number.group("n"))
+            if n >= 2:
+                out.append(Pieces(specs[0], n))
+    return out
+
+
 def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorSpec]:
     """Colours the clause gives the background ("a navy background", "the background
     should be pale yellow"); not for gradients, which have no one colour."""
@@ -357,6 +384,10 @@ def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
     for found in _REGION_RE.finditer(lower):
         if (found.group("edge") or found.group("mid")) and not found.group("pre"):
             continue  # "top" or "middle" alone is not a place on the canvas
+        following = re.match(r"[ -]([a-z]+)", lower[found.end():])
+        if found.group("edge") and not found.group("of") and following \
+                and following.group(1) not in FUNCTION_WORDS:
+            return None  # "on the top tier": a part's top, not the canvas's
         owner = found.group("owner")
         if owner and not re.fullmatch(_CANVAS, owner) and owner not in _WHOLE_OWNERS:
             return None

@@ -5,8 +5,9 @@ failure."""
 from __future__ import annotations
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Background, Lent, Relative, Shown
+from designrl.tasks.svg.atoms import Background, Lent, Pieces, Relative, Shown
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
+from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
@@ -109,3 +110,29 @@ def test_a_colour_shown_clearly_but_not_in_its_region_fails():
     verdicts = _verdicts(seaweed.format(x=30), TANK[:3])
     assert verdicts[2] == "unchecked"
     assert _verdicts(seaweed.format(x=350), TANK[:3])[2] == "fail"
+
+
+def test_a_colour_inside_another_fails_only_when_wholly_outside_it():
+    rule = "A gold star must sit in the centre of the white stripe"
+    assert Relative(color_spec("gold"), "inside", color_spec("white")) in \
+        read_requirement(rule).atoms
+    stripe = '<rect y="100" width="400" height="100" fill="#ffffff"/>'
+    star = '<circle cx="{x}" cy="{y}" r="15" fill="#ffc21a"/>'
+    assert _verdicts(stripe + star.format(x=200, y=150), [rule]) == ["unchecked"]
+    assert _verdicts(stripe + star.format(x=40, y=40), [rule]) == ["fail"]
+
+
+def test_fewer_things_of_a_colour_than_counted_fails():
+    rules = ["The candles should be light blue", "Include exactly five candles on the cake"]
+    (pieces,) = [a for a in read_requirements(rules)[1].atoms if isinstance(a, Lent)]
+    assert pieces.atom == Pieces(color_spec("light blue"), 5)
+    candle = '<rect x="{x}" y="100" width="10" height="40" fill="#8fd3ff"/>'
+    five = "".join(candle.format(x=100 + 30 * i) for i in range(5))
+    four = "".join(candle.format(x=100 + 30 * i) for i in range(4))
+    assert _verdicts(five, rules)[1] == "unchecked"
+    assert _verdicts(four, rules)[1] == "fail"
+
+
+def test_the_top_of_a_part_is_not_the_canvas_top():
+    atoms = read_requirement("Five light blue candles stand on the top tier").atoms
+    assert not any(isinstance(a, Shown) and a.region for a in atoms)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Lettering, Text
+from designrl.tasks.svg.atoms import Lettering, PercentSum, Text
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
@@ -67,3 +67,14 @@ def test_text_in_no_named_colour_fails():
     dark = white.replace("#ffffff", "#2a1a66")
     assert _verdicts(white, [WHITE_LABEL]) == ["unchecked"]
     assert _verdicts(dark, [WHITE_LABEL]) == ["fail"]
+
+
+def test_percentages_must_add_up():
+    rule = "The percentages shown in the legend must add up to 100%"
+    assert read_requirement(rule).atoms == (PercentSum(100.0),)
+    legend = '<text x="300" y="{y}">{name} {p}%</text>'
+    right = "".join(legend.format(y=40 + 20 * i, name=n, p=p)
+                    for i, (n, p) in enumerate([("A", 48), ("B", 27), ("C", 17), ("D", 8)]))
+    assert _verdicts(right, [rule]) == ["unchecked"]  # "legend" is not read
+    assert _verdicts(right.replace("48%", "53%"), [rule]) == ["fail"]
+    assert _verdicts('<text x="9" y="40">48%</text>', [rule]) == ["unchecked"]  # one alone
