@@ -332,7 +332,8 @@ def _pieces(lower: str, objects) -> list[Atom]:
                            rf"little|round|tall|short|thin|thick|fluffy|bright|lit|wavy)\s+)*$",
                            lower[:start])
         noun = re.match(r"\s+(?:[a-z\-]+\s+)?([a-z]+s)\b", lower[end:])
-        if len(specs) == 1 and number and noun and noun.group(1).rstrip("es") not in _SHAPE_NOUNS:
+        shape = noun and {noun.group(1)[:-1], noun.group(1)[:-2]} & set(_SHAPE_NOUNS)
+        if len(specs) == 1 and number and noun and not shape:
             n = _NUMBERS.get(number.group("n")) or int(number.group("n"))
             if n >= 2:
                 out.append(Pieces(specs[0], n))
