@@ -206,6 +206,33 @@ class Pieces:
 
 
 @dataclass(frozen=True)
+class Stroke:
+    """A line of this colour ("a red line", "thin white lines"): a visible stroke, line or
+    thin shape painted it; fails when none is even loosely that colour."""
+
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        lines = [s for s in scene.facts.drawn if s.tag != "text" and _linear(s)]
+        strict = [s for s in lines if painted(self.color, s.stroke or s.main_colors)]
+        loose = [s for s in lines if any(self.color.near(c) for c in s.colors)]
+        detail = f"{len(strict)} lines that colour ({len(loose)} loosely)"
+        return (True if strict else None if loose else False), detail
+
+    def describe(self) -> str:
+        return f"a {self.color.text} line"
+
+
+def _linear(shape) -> bool:
+    """Drawn as a line: stroked, a line or polyline, or a filled shape 8 times longer than
+    wide."""
+    x0, y0, x1, y1 = shape.bbox
+    w, h = x1 - x0, y1 - y0
+    return bool(shape.stroke) or shape.tag in ("line", "polyline") or \
+        min(w, h) * 8 <= max(w, h)
+
+
+@dataclass(frozen=True)
 class PercentSum:
     """The percentages the visible text shows add up to ``total`` (within rounding); with
     fewer than two shown nobody can tell."""
@@ -359,5 +386,6 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | PercentSum | NoText
+Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | Stroke | PercentSum
+        | NoText
         | Count | Relative | Area)

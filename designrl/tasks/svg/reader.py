@@ -46,6 +46,7 @@ from designrl.tasks.svg.atoms import (
     Pieces,
     Relative,
     Shown,
+    Stroke,
     Text,
 )
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
@@ -98,6 +99,10 @@ _REGION_RE = re.compile(
     r"|(?P<edge>top|bottom|left|right)(?![- ](?:left|right|half|third|side|corner))"
     r"|(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
     r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
+_PREPOSITION = (r"under|beneath|below|above|over|near|next|beside|behind|between|across|along|"
+                r"around|inside|within|towards?|against|and|just|slightly|\w+ing|\w+ly")
+_LINE_AFTER = (r" (?:(?:thin|thick|straight|horizontal|vertical|dashed|dotted|curved|wavy|"
+               r"diagonal|solid|bold|long|short|single)\s+)*(?:lines?|strokes?|gridlines|grid lines)\b")
 _WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
                            "screen", "interface", "layout", "design", "view", "sky"))
 """Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
@@ -251,6 +256,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False
     atoms += _pieces(lower, objects)
+    atoms += [Stroke(specs[0]) for (_, end), specs in objects if len(specs) == 1
+              and re.match(_LINE_AFTER, lower[end:])]
     area = _AREA_RE.search(lower)
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
@@ -387,7 +394,8 @@ def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
             continue  # "top" or "middle" alone is not a place on the canvas
         following = re.match(r"[ -]([a-z]+)", lower[found.end():])
         if found.group("edge") and not found.group("of") and following \
-                and following.group(1) not in FUNCTION_WORDS:
+                and following.group(1) not in FUNCTION_WORDS \
+                and not re.fullmatch(_PREPOSITION, following.group(1)):
             return None  # "on the top tier": a part's top, not the canvas's
         owner = found.group("owner")
         if owner and not re.fullmatch(_CANVAS, owner) and owner not in _WHOLE_OWNERS:

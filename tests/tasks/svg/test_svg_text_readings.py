@@ -1,13 +1,14 @@
-"""Readings of text in free-text requirements: quoted figures, centred titles, one place per
-quote, and the colour of unquoted text; each decided on drawings (rough raster, no
-browser)."""
+"""Readings of text and lines in free-text requirements: quoted figures, centred titles, one
+place per quote, the colour of unquoted text, percentages that add up, coloured lines; each
+decided on drawings (rough raster, no browser)."""
 
 from __future__ import annotations
 
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Lettering, PercentSum, Text
+from designrl.tasks.svg.atoms import Lettering, PercentSum, Stroke, Text
+from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
@@ -78,3 +79,19 @@ def test_percentages_must_add_up():
     assert _verdicts(right, [rule]) == ["unchecked"]  # "legend" is not read
     assert _verdicts(right.replace("48%", "53%"), [rule]) == ["fail"]
     assert _verdicts('<text x="9" y="40">48%</text>', [rule]) == ["unchecked"]  # one alone
+
+
+def test_a_place_followed_by_a_preposition_is_still_the_canvas():
+    rule = "The time '1:24' should be on the left under the bar and the time '3:58' on the right"
+    assert Text("1:24", None, ("left",)) in read_requirement(rule).atoms
+
+
+def test_a_coloured_line_is_a_stroke_or_a_thin_shape():
+    rule = "The temperature should be plotted as a red line"
+    assert Stroke(color_spec("red")) in read_requirement(rule).atoms
+    line = '<polyline points="20,200 120,120 220,160 380,40" fill="none" stroke="{c}"/>'
+    area = '<polygon points="20,200 120,120 220,160 380,40 380,290 20,290" fill="#f4b6b6"/>'
+    thin = '<rect x="20" y="150" width="360" height="4" fill="#d62828"/>'
+    assert _verdicts(area + line.format(c="#d62828"), [rule]) == ["unchecked"]
+    assert _verdicts(thin, [rule]) == ["unchecked"]
+    assert _verdicts(area + line.format(c="#1f77b4"), [rule]) == ["fail"]  # only a red area
