@@ -16,7 +16,8 @@ near 0 against a page with content, not near 1 for matching its white space.
 * ``palette``: the colours where they are: CIEDE2000 between the two text-free
   screenshots in cells (40 px at 1280), each cell weighted by how far either page's
   cell is from its background; a region one page has and the other lacks scores 0.
-  A tenth of the term is the two backgrounds' own similarity;
+  A tenth of the term is the two backgrounds' own similarity (all of it when neither
+  page has a coloured region; the term then weighs a tenth as much in ``visual``);
 * ``histogram``: the colours whatever their place: overlap of the two Lab
   histograms of the non-background pixels (text kept), times the ratio of their
   shares of the page;
@@ -280,18 +281,20 @@ def colour_similarity(a_lab: np.ndarray, b_lab: np.ndarray, scale: float = PALET
     return np.clip(1.0 - de / scale, 0.0, 1.0)
 
 
-def palette_term(ref: PageView, cand: PageView) -> float:
+def palette_term(ref: PageView, cand: PageView) -> tuple[float, bool]:
+    """(score, regional): ``regional`` is False when neither page has a coloured region,
+    and only the two backgrounds were compared."""
     ref_bg, cand_bg = ref.background_lab, cand.background_lab
     a, b = _pair(ref.small("textless_lab", PALETTE_WIDTH),
                  cand.small("textless_lab", PALETTE_WIDTH), ref_bg, cand_bg)
     sal_a, sal_b = _salience(a, ref_bg), _salience(b, cand_bg)
     weight = np.maximum(sal_a, sal_b)
     backgrounds = float(colour_similarity(ref_bg[None], cand_bg[None])[0])
-    if weight.sum() < 1.0:  # neither page has a coloured region: the backgrounds decide
-        return backgrounds
+    if weight.sum() < 1.0:
+        return backgrounds, False
     present = np.minimum(sal_a, sal_b) / np.maximum(weight, 1e-9)
     regional = float((colour_similarity(a, b) * present * weight).sum() / weight.sum())
-    return (1 - BACKGROUND_SHARE) * regional + BACKGROUND_SHARE * backgrounds
+    return (1 - BACKGROUND_SHARE) * regional + BACKGROUND_SHARE * backgrounds, True
 
 
 def _histogram(lab: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -337,8 +340,14 @@ def layout_term(ref: PageView, cand: PageView) -> float:
 
 
 def appearance_scores(ref: PageView, cand: PageView) -> dict[str, float]:
-    """The four screenshot terms and ``visual``, their weighted mean."""
-    scores = {"ssim": ssim_term(ref, cand), "palette": palette_term(ref, cand),
+    """The four screenshot terms and ``visual``, their weighted mean. When neither page
+    has a coloured region, the palette term compares only the backgrounds and weighs
+    ``BACKGROUND_SHARE`` of its usual weight (a plain page's white matches any white)."""
+    palette, regional = palette_term(ref, cand)
+    scores = {"ssim": ssim_term(ref, cand), "palette": palette,
               "histogram": histogram_term(ref, cand), "layout": layout_term(ref, cand)}
-    scores["visual"] = sum(w * scores[k] for k, w in VISUAL_WEIGHTS.items())
+    weights = dict(VISUAL_WEIGHTS)
+    if not regional:
+        weights["palette"] *= BACKGROUND_SHARE
+    scores["visual"] = sum(w * scores[k] for k, w in weights.items()) / sum(weights.values())
     return scores
