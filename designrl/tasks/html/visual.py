@@ -1,4 +1,7 @@
-"""Visual similarity of two screenshots, with text blocks masked out.
+"""Design2Code's visual term: similarity of two screenshots with text blocks masked out.
+
+The reward's own screenshot terms are in ``appearance``; this one feeds only the
+``design2code`` component, kept for comparison with Design2Code's published scores.
 
 Text is scored by the block metrics, so it is painted over here (each text
 block's box filled with the median colour of its border, a cheap stand-in for
