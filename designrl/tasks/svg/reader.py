@@ -51,6 +51,7 @@ from designrl.tasks.svg.atoms import (
 )
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
 from designrl.tasks.svg.colors import ColorSpec, color_spec
+from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import is_lettering, text_color, textual_quotes
@@ -88,24 +89,8 @@ _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("underneath", "below"), ("under", "below"),
               ("in the center of", "inside"), ("in the middle of", "inside"), ("inside", "inside"),
               ("within", "inside"))
-_CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
-           r"page|card|poster)")
-_REGION_RE = re.compile(
-    r"\b(?P<pre>(?:at|along|near|across|in|on|into) the (?:very |far )?)?"
-    r"(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?:[- ]hand)?"
-    r"(?: corner| quadrant| part| area| side| region)?"
-    r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|"
-    r"portion|side|edge|area|section|quarter|region|corner)"
-    r"|(?P<edge>top|bottom|left|right)(?![- ](?:left|right|half|third|side|corner))"
-    r"|(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
-    r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
-_PREPOSITION = (r"under|beneath|below|above|over|near|next|beside|behind|between|across|along|"
-                r"around|inside|within|towards?|against|and|just|slightly|\w+ing|\w+ly")
 _LINE_AFTER = (r" (?:(?:thin|thick|straight|horizontal|vertical|dashed|dotted|curved|wavy|"
                r"diagonal|solid|bold|long|short|single)\s+)*(?:lines?|strokes?|gridlines|grid lines)\b")
-_WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
-                           "screen", "interface", "layout", "design", "view", "sky"))
-"""Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
 _PERCENT_SUM = re.compile(r"\b(?:percentages?|shares|percents|values|numbers|figures)\b.*\b(?:add|adds|"
                           r"sum|sums|total|totals|totalling|totaling) (?:up )?to (?:exactly )?"
                           r"(?P<n>\d+(?:\.\d+)?) ?(?:%|percent)")
@@ -113,7 +98,7 @@ _SIZE_RE = re.compile(r"\b(?P<w>\d{2,4}) ?(?:x|×|by) ?(?P<h>\d{2,4})\b")
 _AREA_RE = re.compile(r"\b(?:takes? up|covers?|covering|fills?|filling|occup(?:y|ies|ying))"
                       r" (?P<op>at least |about |roughly |around |nearly |most of |over )?"
                       r"(?P<part>half|a third|one third|a quarter|one quarter|most|the majority|"
-                      r"the whole|the entire|all)\b(?: of)?(?: the)? " + _CANVAS)
+                      r"the whole|the entire|all)\b(?: of)?(?: the)? " + CANVAS)
 _AREA_SHARE = {"half": 0.5, "a third": 0.33, "one third": 0.33, "a quarter": 0.25,
                "one quarter": 0.25, "most": 0.5, "the majority": 0.5, "the whole": 0.85,
                "the entire": 0.85, "all": 0.85}
@@ -219,7 +204,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if colors is None:
         return atoms, False
     size = _SIZE_RE.search(lower)
-    if size and re.search(rf"\b(?:{_CANVAS[3:-1]}|pixels|px|viewbox|size|dimensions)\b", lower):
+    if size and re.search(rf"\b(?:{CANVAS[3:-1]}|pixels|px|viewbox|size|dimensions)\b", lower):
         atoms.append(Exact(CanvasSize(float(size.group("w")), float(size.group("h")))))
         spans.append(size.span())
     counts = _counts(lower, spans)
@@ -234,11 +219,11 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     relation = _relation(lower, objects, spans)
     if relation is not None:
         atoms.append(relation)
-    regions = _regions(lower, spans)
+    regions = canvas_regions(lower, spans)
     if regions is None:  # "the left side of the house": not the canvas's
         whole, regions = False, []
     texts = [a for a in atoms if isinstance(a, Text)]
-    paired = _text_regions(lower, len(texts), regions)
+    paired = text_regions(lower, len(texts), regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"
         for text, region in zip(texts, paired, strict=True):
             atoms[atoms.index(text)] = Text(text.words, None, (region,))
@@ -290,22 +275,6 @@ def _open_choice(lower: str) -> bool:
     return "and/or" in lower
 
 
-def _text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
-    """One region per quoted text when each quote is followed by its own ("'A' on the left
-    and 'B' on the right"); [] otherwise."""
-    if n < 2 or len(regions) != n:
-        return []
-    quotes = [m.start() for m in re.finditer(r"qq\d+qq", lower)]
-    places = [m.start() for m in _REGION_RE.finditer(lower)
-              if m.group("pre") or not (m.group("edge") or m.group("mid"))]
-    if len(quotes) != n or len(places) != n:
-        return []
-    bounds = quotes[1:] + [len(lower)]
-    if all(q < p < b for q, p, b in zip(quotes, places, bounds, strict=True)):
-        return list(regions)
-    return []
-
-
 def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
     atoms: list[Atom] = []
     for found in _COUNT_RE.finditer(lower):
@@ -353,7 +322,7 @@ def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorS
     where = re.search(r"\b(?:background|backdrop)\b", lower)
     if where is None or "gradient" in lower:
         return []
-    if re.search(rf"\b(?!{_CANVAS[3:-1]}\b)[a-z]+ (?:with|has|having) (?:a |an )?[a-z\- ]*$",
+    if re.search(rf"\b(?!{CANVAS[3:-1]}\b)[a-z]+ (?:with|has|having) (?:a |an )?[a-z\- ]*$",
                  lower[:where.start()]):
         return []  # "a tile with a light blue background": the tile's, not the canvas's
     out = []
@@ -383,35 +352,6 @@ def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | N
             return Relative(before[0][1][0], relation, after[0][1][0])
         return None
     return None
-
-
-def _regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
-    """Canvas regions the clause names; None when a region belongs to something else
-    ("the left side of the house")."""
-    out = []
-    for found in _REGION_RE.finditer(lower):
-        if (found.group("edge") or found.group("mid")) and not found.group("pre"):
-            continue  # "top" or "middle" alone is not a place on the canvas
-        following = re.match(r"[ -]([a-z]+)", lower[found.end():])
-        if found.group("edge") and not found.group("of") and following \
-                and following.group(1) not in FUNCTION_WORDS \
-                and not re.fullmatch(_PREPOSITION, following.group(1)):
-            return None  # "on the top tier": a part's top, not the canvas's
-        owner = found.group("owner")
-        if owner and not re.fullmatch(_CANVAS, owner) and owner not in _WHOLE_OWNERS:
-            return None
-        if found.group("v"):
-            v = "top" if found.group("v") in ("top", "upper") else "bottom"
-            out.append(f"{v}_{found.group('h')}")
-        elif found.group("side"):
-            side = found.group("side").replace("-hand", "")
-            out.append({"upper": "top", "lower": "bottom"}.get(side, side))
-        elif found.group("edge"):
-            out.append(found.group("edge"))
-        else:
-            out.append("hcenter" if found.group("centered") else "center")
-        spans.append(found.span())
-    return out
 
 
 def _rest_is_function(lower: str, spans: list[tuple[int, int]]) -> bool:

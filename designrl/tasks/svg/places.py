@@ -1,0 +1,70 @@
+"""Where a free-text requirement puts things on the canvas: region words ("in the top left
+corner", "along the bottom", "centred"), whose canvas they are, and which quote each
+belongs to (``reader``)."""
+
+from __future__ import annotations
+
+import re
+
+from designrl.tasks.svg.words import FUNCTION_WORDS
+
+CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
+           r"page|card|poster)")
+REGION_RE = re.compile(
+    r"\b(?P<pre>(?:at|along|near|across|in|on|into) the (?:very |far )?)?"
+    r"(?:(?P<v>top|upper|bottom|lower)[- ](?P<h>left|right)(?:[- ]hand)?"
+    r"(?: corner| quadrant| part| area| side| region)?"
+    r"|(?P<side>top|upper|bottom|lower|left|right|left-hand|right-hand) (?:half|third|part|"
+    r"portion|side|edge|area|section|quarter|region|corner)"
+    r"|(?P<edge>top|bottom|left|right)(?![- ](?:left|right|half|third|side|corner))"
+    r"|(?P<mid>center|middle)|(?P<centered>centered|centred))\b"
+    r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
+_PREPOSITION = (r"under|beneath|below|above|over|near|next|beside|behind|between|across|along|"
+                r"around|inside|within|towards?|against|and|just|slightly|\w+ing|\w+ly")
+_WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
+                           "screen", "interface", "layout", "design", "view", "sky"))
+"""Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
+
+def canvas_regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
+    """Canvas regions the clause names; None when a region belongs to something else
+    ("the left side of the house")."""
+    out = []
+    for found in REGION_RE.finditer(lower):
+        if (found.group("edge") or found.group("mid")) and not found.group("pre"):
+            continue  # "top" or "middle" alone is not a place on the canvas
+        following = re.match(r"[ -]([a-z]+)", lower[found.end():])
+        if found.group("edge") and not found.group("of") and following \
+                and following.group(1) not in FUNCTION_WORDS \
+                and not re.fullmatch(_PREPOSITION, following.group(1)):
+            return None  # "on the top tier": a part's top, not the canvas's
+        owner = found.group("owner")
+        if owner and not re.fullmatch(CANVAS, owner) and owner not in _WHOLE_OWNERS:
+            return None
+        if found.group("v"):
+            v = "top" if found.group("v") in ("top", "upper") else "bottom"
+            out.append(f"{v}_{found.group('h')}")
+        elif found.group("side"):
+            side = found.group("side").replace("-hand", "")
+            out.append({"upper": "top", "lower": "bottom"}.get(side, side))
+        elif found.group("edge"):
+            out.append(found.group("edge"))
+        else:
+            out.append("hcenter" if found.group("centered") else "center")
+        spans.append(found.span())
+    return out
+
+
+def text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
+    """One region per quoted text when each quote is followed by its own ("'A' on the left
+    and 'B' on the right"); [] otherwise."""
+    if n < 2 or len(regions) != n:
+        return []
+    quotes = [m.start() for m in re.finditer(r"qq\d+qq", lower)]
+    places = [m.start() for m in REGION_RE.finditer(lower)
+              if m.group("pre") or not (m.group("edge") or m.group("mid"))]
+    if len(quotes) != n or len(places) != n:
+        return []
+    bounds = quotes[1:] + [len(lower)]
+    if all(q < p < b for q, p, b in zip(quotes, places, bounds, strict=True)):
+        return list(regions)
+    return []
