@@ -14,8 +14,8 @@ could write:
 * ``text_transparent``: the reference page with every text colour transparent, by a
   style sheet and, inline and ``!important``, by a script (the DOM still reports each
   block where it was, in black: the DOM drops the alpha);
-* ``text_like_background``: the same, each text painted the colour behind it (a
-  script reads the computed backgrounds);
+* ``text_like_background``: the same, each element's text painted the colour drawn
+  behind its middle (a script hit-tests the page for the first background under it);
 * ``colour_rectangles``: a page of big rectangles, each the mean colour of its
   cell of the screenshot;
 * ``fine_colour_mosaic``: the same with small cells: a blurred copy of the screenshot;
