@@ -6,7 +6,22 @@ from __future__ import annotations
 
 import re
 
+from designrl.tasks.svg.pixels import Region
 from designrl.tasks.svg.words import FUNCTION_WORDS
+
+REGIONS: dict[str, tuple[Region, Region]] = {
+    # name: (strict region, loose region) in fractions of the canvas
+    "top": ((0, 0, 1, 0.5), (0, 0, 1, 0.7)),
+    "bottom": ((0, 0.5, 1, 1), (0, 0.3, 1, 1)),
+    "left": ((0, 0, 0.5, 1), (0, 0, 0.7, 1)),
+    "right": ((0.5, 0, 1, 1), (0.3, 0, 1, 1)),
+    "top_left": ((0, 0, 0.45, 0.45), (0, 0, 0.65, 0.65)),
+    "top_right": ((0.55, 0, 1, 0.45), (0.35, 0, 1, 0.65)),
+    "bottom_left": ((0, 0.55, 0.45, 1), (0, 0.35, 0.65, 1)),
+    "bottom_right": ((0.55, 0.55, 1, 1), (0.35, 0.35, 1, 1)),
+    "center": ((0.3, 0.3, 0.7, 0.7), (0.12, 0.12, 0.88, 0.88)),
+    "hcenter": ((0.45, 0, 0.55, 1), (0.35, 0, 0.65, 1)),  # "centred": across, not down
+}
 
 CANVAS = (r"(?:canvas|image|picture|drawing|scene|frame|composition|svg|artwork|illustration|"
            r"page|card|poster)")

@@ -1,0 +1,192 @@
+"""Atoms checked on the parsed geometry of what the render shows: text and its colour and
+place, counts of shapes and of pieces of a colour, coloured lines, percentages that add up,
+no text. Each passes only when surely met and fails only when surely not (``atoms``)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.pixels import Region
+from designrl.tasks.svg.places import REGIONS
+from designrl.tasks.svg.predicates import Scene, Selector, painted, text_matches
+
+Verdict = bool | None
+
+LOOSE_KINDS = {"circle": {"circle", "ellipse"}, "ellipse": {"circle", "ellipse"},
+               "square": {"square", "rectangle"}, "rectangle": {"square", "rectangle"}}
+"""Kinds a person might call by the same word (round eyes drawn as ellipses are "circles")."""
+
+@dataclass(frozen=True)
+class Text:
+    """A visible text element shows these words (and is not a passage quoting them); with
+    ``color``, painted that colour; with ``regions``, its centre in each of them."""
+
+    words: str
+    color: ColorSpec | None = None
+    regions: tuple[str, ...] = ()
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        found = [s for s in texts if text_matches(self.words, s.text)]
+        if not found:
+            runs = [" ".join(s.text for s in texts[i:i + k]) for i in range(len(texts))
+                    for k in range(2, 5) if i + k <= len(texts)]
+            if any(text_matches(self.words, run) for run in runs):  # set on several lines
+                return None, "shown across several text elements"
+            return False, f"no visible text shows it ({len(texts)} text elements seen)"
+        verdicts = [self._placed(scene, s) for s in found]
+        best = True if True in verdicts else None if None in verdicts else False
+        return best, f"shown in <text> {found[0].text[:40]!r}"
+
+    def _placed(self, scene: Scene, shape) -> Verdict:
+        verdict: Verdict = True
+        if self.color is not None:
+            if painted(self.color, shape.main_colors):
+                pass
+            elif any(self.color.near(c) for c in shape.main_colors):
+                verdict = None
+            else:
+                verdict = False
+        x0, y0, x1, y1 = scene.facts.canvas
+        u = ((shape.center[0] - x0) / (x1 - x0)) if x1 > x0 else 0.5
+        v = ((shape.center[1] - y0) / (y1 - y0)) if y1 > y0 else 0.5
+        for region in self.regions:
+            strict, loose = REGIONS[region]
+            if not _inside(u, v, loose):
+                return False
+            if not _inside(u, v, strict) and verdict:
+                verdict = None
+        return verdict
+
+    def describe(self) -> str:
+        color = f" in {self.color.text}" if self.color else ""
+        where = "".join(" centred across" if r == "hcenter" else f" in the {r.replace('_', ' ')}"
+                        for r in self.regions)
+        return f"text {self.words!r}{color}{where}"
+
+
+def _inside(u: float, v: float, region: Region) -> bool:
+    return region[0] <= u <= region[2] and region[1] <= v <= region[3]
+
+
+@dataclass(frozen=True)
+class Lettering:
+    """Some visible text is painted one of ``colors`` ("the labels must be white"): fails
+    when no text is there even loosely in any of them."""
+
+    colors: tuple[ColorSpec, ...]
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        detail = f"{len(texts)} visible text elements"
+        if any(painted(c, s.main_colors) for s in texts for c in self.colors):
+            return True, detail
+        near = any(c.near(rgb) for s in texts for c in self.colors for rgb in s.main_colors)
+        return (None if near else False), detail
+
+    def describe(self) -> str:
+        return "text in " + " or ".join(c.text for c in self.colors)
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """At least ``n`` separate things of a colour ("five light blue candles"): fails when
+    the visible shapes anywhere near that colour have fewer than ``n`` pieces (outlines)
+    between them; never passes, since what the pieces are is not read."""
+
+    color: ColorSpec
+    n: int
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        pieces = sum(len(s.subpaths) for s in scene.facts.drawn
+                     if s.tag != "text" and any(self.color.near(c) for c in s.colors))
+        return (False if pieces < self.n else None), f"{pieces} pieces loosely that colour"
+
+    def describe(self) -> str:
+        return f"at least {self.n} {self.color.text} things"
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """A line of this colour ("a red line", "thin white lines"): a visible stroke, line or
+    thin shape painted it; fails when none is even loosely that colour."""
+
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        lines = [s for s in scene.facts.drawn if s.tag != "text" and _linear(s)]
+        strict = [s for s in lines if painted(self.color, s.stroke or s.main_colors)]
+        loose = [s for s in lines if any(self.color.near(c) for c in s.colors)]
+        detail = f"{len(strict)} lines that colour ({len(loose)} loosely)"
+        return (True if strict else None if loose else False), detail
+
+    def describe(self) -> str:
+        return f"a {self.color.text} line"
+
+
+def _linear(shape) -> bool:
+    """Drawn as a line: stroked, a line or polyline, or a filled shape 8 times longer than
+    wide."""
+    x0, y0, x1, y1 = shape.bbox
+    w, h = x1 - x0, y1 - y0
+    return bool(shape.stroke) or shape.tag in ("line", "polyline") or \
+        min(w, h) * 8 <= max(w, h)
+
+
+@dataclass(frozen=True)
+class PercentSum:
+    """The percentages the visible text shows add up to ``total`` (within rounding); with
+    fewer than two shown nobody can tell."""
+
+    total: float
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        values = [float(v) for s in scene.facts.drawn if s.tag == "text"
+                  for v in re.findall(r"(\d+(?:\.\d+)?)\s*%", s.text)]
+        detail = f"{len(values)} percentages summing to {sum(values):g}"
+        if len(values) < 2:
+            return None, detail
+        return abs(sum(values) - self.total) <= 1.0, detail
+
+    def describe(self) -> str:
+        return f"percentages sum to {self.total:g}"
+
+
+@dataclass(frozen=True)
+class NoText:
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        return not texts, f"{len(texts)} visible text elements"
+
+    def describe(self) -> str:
+        return "no text"
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many visible shapes of a kind (and colour): ``op`` is ``>=`` or ``==``."""
+
+    kind: str
+    color: ColorSpec | None
+    op: str
+    n: int
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        shapes = Selector(self.kind).select(scene.facts)
+        strict = [s for s in shapes if self.color is None or painted(self.color, s.main_colors)]
+        alike = [s for s in scene.facts.drawn
+                 if s.kinds & LOOSE_KINDS.get(self.kind, {self.kind})]
+        loose = [s for s in alike if self.color is None
+                 or any(self.color.near(c) for c in s.main_colors)]
+        detail = f"{len(strict)} found ({len(loose)} loosely)"
+        holds = len(strict) >= self.n if self.op == ">=" else len(strict) == self.n
+        if holds:
+            return True, detail
+        broken = len(loose) < self.n or (self.op == "==" and len(strict) > self.n)
+        return (False if broken else None), detail
+
+    def describe(self) -> str:
+        color = f"{self.color.text} " if self.color else ""
+        return f"count({color}{self.kind}) {self.op} {self.n}"
