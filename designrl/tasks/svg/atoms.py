@@ -21,7 +21,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from designrl.tasks.svg.colors import ColorSpec
-from designrl.tasks.svg.marks import Count, Lettering, NoText, PercentSum, Pieces, Stroke, Text
+from designrl.tasks.svg.marks import (
+    Count,
+    Lettering,
+    NoText,
+    PercentSum,
+    Pieces,
+    Shaped,
+    Stroke,
+    Text,
+)
 from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE
 from designrl.tasks.svg.places import REGIONS
 from designrl.tasks.svg.predicates import Predicate, Scene
@@ -201,6 +210,5 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | Stroke | PercentSum
-        | NoText
-        | Count | Relative | Area)
+Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | Shaped | Stroke
+        | PercentSum | NoText | Count | Relative | Area)

@@ -108,6 +108,37 @@ class Pieces:
         return f"at least {self.n} {self.color.text} things"
 
 
+DEFINITE = frozenset({"circle", "ellipse", "triangle", "quadrilateral", "pentagon", "hexagon",
+                      "octagon", "rectangle", "square", "polygon", "star", "line"})
+"""Kinds the geometry is sure of; a curved outline of no kind could be anything."""
+
+
+@dataclass(frozen=True)
+class Shaped:
+    """Something of ``color`` has this shape ("a red octagonal sign"): passes when a visible
+    shape painted it is of the kind; fails only when every sizeable one is surely another
+    kind (a hexagon, a rectangle)."""
+
+    kind: str
+    color: ColorSpec
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        x0, y0, x1, y1 = scene.facts.canvas
+        least = 0.002 * max(1e-9, (x1 - x0) * (y1 - y0))
+        painted_ = [s for s in scene.facts.drawn if s.tag != "text"
+                    and painted(self.color, s.main_colors)
+                    and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= least]
+        kinds = LOOSE_KINDS.get(self.kind, {self.kind})
+        if any(s.kinds & kinds for s in painted_):
+            return True, f"a {self.color.text} {self.kind}"
+        sure = painted_ and all(s.kinds & DEFINITE for s in painted_)
+        found = sorted({k for s in painted_ for k in s.kinds & DEFINITE})
+        return (False if sure else None), f"{self.color.text} shapes: {', '.join(found) or 'none'}"
+
+    def describe(self) -> str:
+        return f"a {self.color.text} {self.kind}"
+
+
 @dataclass(frozen=True)
 class Stroke:
     """A line of this colour ("a red line", "thin white lines"): a visible stroke, line or

@@ -45,6 +45,7 @@ from designrl.tasks.svg.atoms import (
     PercentSum,
     Pieces,
     Relative,
+    Shaped,
     Shown,
     Stroke,
     Text,
@@ -241,6 +242,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False
     atoms += _pieces(lower, objects)
+    atoms += _shaped(lower, objects)
     atoms += [Stroke(specs[0]) for (_, end), specs in objects if len(specs) == 1
               and re.match(_LINE_AFTER, lower[end:])]
     area = _AREA_RE.search(lower)
@@ -313,6 +315,22 @@ def _pieces(lower: str, objects) -> list[Atom]:
             n = _NUMBERS.get(number.group("n")) or int(number.group("n"))
             if n >= 2:
                 out.append(Pieces(specs[0], n))
+    return out
+
+
+_SHAPE_ADJECTIVES = {"octagonal": "octagon", "hexagonal": "hexagon", "pentagonal": "pentagon",
+                     "triangular": "triangle", "circular": "circle", "rectangular": "rectangle"}
+
+
+def _shaped(lower: str, objects) -> list[Atom]:
+    """"A red octagonal sign", "triangular white sails": a shape of that colour and kind."""
+    out: list[Atom] = []
+    for (start, end), specs in objects:
+        after = re.match(r" ([a-z]+)\b", lower[end:])
+        before = re.search(r"\b([a-z]+) $", lower[:start])
+        for found in (after, before):
+            if found and found.group(1) in _SHAPE_ADJECTIVES and len(specs) == 1:
+                out.append(Shaped(_SHAPE_ADJECTIVES[found.group(1)], specs[0]))
     return out
 
 

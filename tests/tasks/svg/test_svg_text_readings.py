@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Lettering, PercentSum, Stroke, Text
+from designrl.tasks.svg.atoms import Lettering, PercentSum, Shaped, Stroke, Text
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
@@ -95,3 +95,15 @@ def test_a_coloured_line_is_a_stroke_or_a_thin_shape():
     assert _verdicts(area + line.format(c="#d62828"), [rule]) == ["unchecked"]
     assert _verdicts(thin, [rule]) == ["unchecked"]
     assert _verdicts(area + line.format(c="#1f77b4"), [rule]) == ["fail"]  # only a red area
+
+
+def test_a_shape_word_fails_only_when_that_colour_is_surely_another_shape():
+    rule = "A red octagonal stop sign should be mounted on a pole"
+    assert Shaped("octagon", color_spec("red")) in read_requirement(rule).atoms
+    octagon = '<polygon points="170,60 230,60 270,100 270,160 230,200 170,200 130,160 130,100"' \
+              ' fill="#c1121f"/>'
+    hexagon = '<polygon points="160,60 240,60 280,130 240,200 160,200 120,130" fill="#c1121f"/>'
+    blob = '<path d="M150 60 C 250 40, 300 200, 200 210 S 100 120, 150 60 Z" fill="#c1121f"/>'
+    assert _verdicts(octagon, [rule]) == ["unchecked"]  # "mounted on a pole" is not read
+    assert _verdicts(hexagon, [rule]) == ["fail"]
+    assert _verdicts(blob, [rule]) == ["unchecked"]  # a curved outline could be anything
