@@ -130,14 +130,18 @@ def subject_nouns(sentences: Sequence[str], stopwords: frozenset[str],
     gives no colour: what the drawing is of ("the tank", "the flag"), not one of its
     coloured parts ("the sun")."""
     counts: dict[str, int] = {}
+    placed: set[str] = set()  # "to the left of the snowman": a thing in the scene
     for sentence in sentences:
         lower = _QUOTE.sub(" ", sentence.lower())
+        placed.update(re.findall(r"\b(?:left of|right of|front of|next to|top of|beside|behind|"
+                                 r"above|below|under|beneath|near|than|over) the "
+                                 r"([a-z][a-z\-]+)\b(?!'s)", lower))
         for noun in set(re.findall(r"\bthe ([a-z][a-z\-]+)\b(?!'s)", lower)):
             if noun not in stopwords and noun not in _STOP and noun not in _NOT_OBJECTS \
                     and noun not in colors:
                 counts[noun] = counts.get(noun, 0) + 1
     need = max(3, len(sentences) / 4)
-    return frozenset(noun for noun, n in counts.items() if n >= need)
+    return frozenset(noun for noun, n in counts.items() if n >= need and noun not in placed)
 
 
 def as_canvas(sentence: str, subjects: frozenset[str]) -> str:

@@ -40,6 +40,7 @@ _WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "g
                            "screen", "interface", "layout", "design", "view", "sky"))
 """Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
 
+
 def canvas_regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None:
     """Canvas regions the clause names; None when a region belongs to something else
     ("the left side of the house")."""
@@ -53,6 +54,13 @@ def canvas_regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None
                 and not re.fullmatch(_PREPOSITION, following.group(1)):
             return None  # "on the top tier": a part's top, not the canvas's
         owner = found.group("owner")
+        if found.group("centered"):  # "centred in the button", "centred vertically"
+            within = re.match(r" (?:horizontally |vertically )?(?:in|within|inside|on|over|"
+                              r"under|above|below) (?:the |a |an |its |their )?(\w+)",
+                              lower[found.end():])
+            owner = within.group(1) if within else owner
+            if re.match(r" vertically", lower[found.end():]):
+                return None
         if owner and not re.fullmatch(CANVAS, owner) and owner not in _WHOLE_OWNERS:
             return None
         if found.group("v"):

@@ -5,7 +5,7 @@ failure."""
 from __future__ import annotations
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Background, Lent, Pieces, Relative, Shown
+from designrl.tasks.svg.atoms import Background, Lent, Pieces, Relative, Shown, Text
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
@@ -136,3 +136,15 @@ def test_fewer_things_of_a_colour_than_counted_fails():
 def test_the_top_of_a_part_is_not_the_canvas_top():
     atoms = read_requirement("Five light blue candles stand on the top tier").atoms
     assert not any(isinstance(a, Shown) and a.region for a in atoms)
+
+
+def test_a_thing_placed_beside_others_is_in_the_scene_not_the_frame():
+    scene = ["The snowman should stand in the centre", "The snowman wears a hat",
+             "A tree should stand to the left of the snowman", "The snowman is smiling"]
+    assert subject_nouns(scene, FUNCTION_WORDS, _object_colors(scene)) == frozenset()
+
+
+def test_centred_in_a_part_or_vertically_is_not_centred_on_the_canvas():
+    for rule in ("A button labelled 'Go' with the text centred in the button",
+                 "The title 'Menu' should be centred vertically"):
+        assert not any(isinstance(a, Text) and a.regions for a in read_requirement(rule).atoms)
