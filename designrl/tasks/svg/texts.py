@@ -10,13 +10,17 @@ from designrl.tasks.svg.colors import ColorSpec
 TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
                     r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
                     r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
-                    r"inscription|inscribed|headline)\b")
+                    r"inscription|inscribed|headline|list|lists|listing|link|links|menu|tab|tabs|legend|"
+                   r"entries)\b")
 
 def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
     the six words before one (a list of quotes counts as one), not a name ("a dog named
-    'Rex'") and not a manner ("a 'rustic' feel"); a figure ("'1:24'", "'10%'") always."""
+    'Rex'") and not a manner ("a 'rustic' feel"); a figure ("'1:24'", "'10%'") and a list
+    of three or more short quotes ("links 'Home', 'Deals' and 'Help'") always."""
     out = set()
+    listed = len(quotes) >= 3 and all(len(q.split()) <= 3 for q in quotes) and not re.search(
+        r"\b(?:named|called|nicknamed)\b", raw.split("qq")[0])
     for found in re.finditer(r"qq(\d+)qq", raw):
         words = quotes[int(found.group(1))]
         if re.search(r"\d", words) and not re.search(r"[A-Za-z]{3}", words):
@@ -30,7 +34,7 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
                               r"atmosphere|sense)\b", after[0]):
             continue
         later = " ".join(raw[found.end():].split()[:3])
-        if TEXTY.search(" ".join(before[-6:])) or re.search(
+        if listed or TEXTY.search(" ".join(before[-6:])) or re.search(
                 r"\b(?:written|printed|inscribed|spelled|lettered)\b", later):
             out.add(int(found.group(1)))
     return out

@@ -107,3 +107,12 @@ def test_a_shape_word_fails_only_when_that_colour_is_surely_another_shape():
     assert _verdicts(octagon, [rule]) == ["unchecked"]  # "mounted on a pole" is not read
     assert _verdicts(hexagon, [rule]) == ["fail"]
     assert _verdicts(blob, [rule]) == ["unchecked"]  # a curved outline could be anything
+
+
+@pytest.mark.parametrize(("sentence", "texts"), [
+    ("Include a row of four navigation links: 'Home', 'Deals', 'Orders' and 'Help'", 4),
+    ("The legend should list 'Aurora' and 'Brisk'", 2),
+    ("Three cats named 'Tom', 'Kit' and 'Max' sleep", 0),  # names, not words to draw
+])
+def test_a_list_of_short_quotes_is_words_to_draw(sentence, texts):
+    assert sum(isinstance(a, Text) for a in read_requirement(sentence).atoms) == texts
