@@ -45,13 +45,13 @@ from designrl.tasks.svg.atoms import (
     PercentSum,
     Pieces,
     Relative,
-    Shaped,
     Shown,
     Stroke,
     Text,
 )
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
-from designrl.tasks.svg.colors import ColorSpec, color_spec
+from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
 from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
@@ -66,17 +66,6 @@ from designrl.tasks.svg.words import (
     color_mentions,
 )
 
-_SHAPE_NOUNS = {"circle": "circle", "dot": "circle", "disc": "circle", "disk": "circle",
-                "square": "square", "rectangle": "rectangle", "triangle": "triangle",
-                "ellipse": "ellipse", "oval": "ellipse", "hexagon": "hexagon",
-                "pentagon": "pentagon", "octagon": "octagon"}
-_NUMBERS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten "
-                                       "eleven twelve".split())}
-_COUNT_RE = re.compile(
-    r"\b(?P<op>exactly |only |precisely |at least )?(?P<n>\d+|" + "|".join(_NUMBERS) +
-    r"|a|an)\s+(?:(?:small|large|big|tiny|little|solid|filled|identical) )*"
-    r"(?:(?P<color>[a-z]+(?:[- ][a-z]+)?) )?(?P<noun>" + "|".join(_SHAPE_NOUNS) +
-    r")(?P<plural>e?s)?\b(?! of\b)(?!-)")
 _HEDGE = re.compile(r"\b(?:may|might|could|can|optional|optionally|perhaps|possibly|such as|"
                     r"e\.g|for example|for instance|like|if|either|ideally|preferably|or so|"
                     r"suggest|suggests|suggesting|evoke|evokes|evoking|hint|hints)\b")
@@ -161,8 +150,13 @@ def _read(sentence: str) -> Reading:
         found, whole = _read_clause(clause, quotes, texty)
         atoms += found
         complete &= whole
+    drawn = drawn_as(raw.lower())
+    if drawn is not None:  # "exactly five trees, drawn as dark green circles"
+        atoms.append(drawn)
+        complete = False
     unique = tuple(dict.fromkeys(atoms))
     return Reading(unique, complete and bool(unique))
+
 
 
 def _placing(atom: Atom) -> bool:
@@ -208,7 +202,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if size and re.search(rf"\b(?:{CANVAS[3:-1]}|pixels|px|viewbox|size|dimensions)\b", lower):
         atoms.append(Exact(CanvasSize(float(size.group("w")), float(size.group("h")))))
         spans.append(size.span())
-    counts = _counts(lower, spans)
+    counts = shape_counts(lower, spans)
     atoms += counts
     if counts and re.search(r"\b(?:small|large|big|tiny|little)\b", lower):
         whole = False  # the size is not checked
@@ -241,8 +235,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if not texts and len(objects) == 1 and is_lettering(lower, objects[0][0]):
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False
-    atoms += _pieces(lower, objects)
-    atoms += _shaped(lower, objects)
+    atoms += color_pieces(lower, objects)
+    atoms += shape_words(lower, objects)
     atoms += [Stroke(specs[0]) for (_, end), specs in objects if len(specs) == 1
               and re.match(_LINE_AFTER, lower[end:])]
     area = _AREA_RE.search(lower)
@@ -276,62 +270,6 @@ def _open_choice(lower: str) -> bool:
             return True
     return "and/or" in lower
 
-
-def _counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
-    atoms: list[Atom] = []
-    for found in _COUNT_RE.finditer(lower):
-        before = lower[:found.start()]
-        if re.search(r"\b(?:in|into|form|forms|forming|around|like)\s*$", before):
-            continue
-        following = re.match(r"\s*([a-z]+)", lower[found.end():])
-        if following and following.group(1) not in FUNCTION_WORDS:
-            continue  # "a square window": the shape word describes something else
-        n_word, op_word = found.group("n"), (found.group("op") or "").strip()
-        n = 1 if n_word in ("a", "an") else int(n_word) if n_word.isdigit() else _NUMBERS[n_word]
-        if n_word in ("a", "an") and found.group("plural"):
-            continue
-        color = None
-        if found.group("color"):
-            color = color_spec(found.group("color"))
-            if color is None:
-                continue
-        op = "==" if op_word in ("exactly", "only", "precisely") else ">="
-        atoms.append(Count(_SHAPE_NOUNS[found.group("noun")], color, op, n))
-        spans.append(found.span())
-    return atoms
-
-
-def _pieces(lower: str, objects) -> list[Atom]:
-    """"Exactly five light blue candles": at least five things of that colour (not shapes:
-    those are ``Count``'s)."""
-    out: list[Atom] = []
-    for (start, end), specs in objects:
-        number = re.search(rf"\b(?P<n>\d+|{'|'.join(_NUMBERS)})\s+(?:(?:small|large|big|tiny|"
-                           rf"little|round|tall|short|thin|thick|fluffy|bright|lit|wavy)\s+)*$",
-                           lower[:start])
-        noun = re.match(r"\s+(?:[a-z\-]+\s+)?([a-z]+s)\b", lower[end:])
-        shape = noun and {noun.group(1)[:-1], noun.group(1)[:-2]} & set(_SHAPE_NOUNS)
-        if len(specs) == 1 and number and noun and not shape:
-            n = _NUMBERS.get(number.group("n")) or int(number.group("n"))
-            if n >= 2:
-                out.append(Pieces(specs[0], n))
-    return out
-
-
-_SHAPE_ADJECTIVES = {"octagonal": "octagon", "hexagonal": "hexagon", "pentagonal": "pentagon",
-                     "triangular": "triangle", "circular": "circle", "rectangular": "rectangle"}
-
-
-def _shaped(lower: str, objects) -> list[Atom]:
-    """"A red octagonal sign", "triangular white sails": a shape of that colour and kind."""
-    out: list[Atom] = []
-    for (start, end), specs in objects:
-        after = re.match(r" ([a-z]+)\b", lower[end:])
-        before = re.search(r"\b([a-z]+) $", lower[:start])
-        for found in (after, before):
-            if found and found.group(1) in _SHAPE_ADJECTIVES and len(specs) == 1:
-                out.append(Shaped(_SHAPE_ADJECTIVES[found.group(1)], specs[0]))
-    return out
 
 
 def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorSpec]:

@@ -18,6 +18,8 @@ SHADES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium"
           "mint", "ice", "jet", "off", "olive")
 _COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
           rf"(?:-(?:and-)?(?P<second>{'|'.join(BASIC)}))?\b(?! space)")
+WORDS_COLOR = (rf"(?:(?:{'|'.join(SHADES)})[- ])?(?:{'|'.join(BASIC)})")
+"""A colour phrase with no named groups, to sit inside other patterns."""
 ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
         "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
         "grayish": "gray", "greyish": "gray", "blackish": "black", "whitish": "white",

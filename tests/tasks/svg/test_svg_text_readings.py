@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Lettering, PercentSum, Shaped, Stroke, Text
+from designrl.tasks.svg.atoms import Count, Lettering, PercentSum, Shaped, Stroke, Text
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
@@ -116,3 +116,12 @@ def test_a_shape_word_fails_only_when_that_colour_is_surely_another_shape():
 ])
 def test_a_list_of_short_quotes_is_words_to_draw(sentence, texts):
     assert sum(isinstance(a, Text) for a in read_requirement(sentence).atoms) == texts
+
+
+def test_things_drawn_as_shapes_are_counted_as_those_shapes():
+    rule = "Include exactly five trees, drawn as dark green circles"
+    assert Count("circle", color_spec("dark green"), "==", 5) in read_requirement(rule).atoms
+    tree = '<circle cx="{x}" cy="150" r="12" fill="#1b5e20"/>'
+    assert _verdicts("".join(tree.format(x=40 + 60 * i) for i in range(5)), [rule]) == [
+        "unchecked"]
+    assert _verdicts("".join(tree.format(x=30 + 50 * i) for i in range(7)), [rule]) == ["fail"]
