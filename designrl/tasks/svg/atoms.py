@@ -27,6 +27,7 @@ from designrl.tasks.svg.marks import (
     NoText,
     PercentSum,
     Pieces,
+    Proportion,
     Shaped,
     Stroke,
     Text,
@@ -211,4 +212,4 @@ class Lent:
 
 
 Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | Shaped | Stroke
-        | PercentSum | NoText | Count | Relative | Area)
+        | Proportion | PercentSum | NoText | Count | Relative | Area)

@@ -145,10 +145,13 @@ def subject_nouns(sentences: Sequence[str], stopwords: frozenset[str],
 
 
 def as_canvas(sentence: str, subjects: frozenset[str]) -> str:
-    """``sentence`` with "<side> of the <subject>" made the canvas's."""
+    """``sentence`` with "<side> of the <subject>", and the subject itself when the sentence
+    opens with it, made the canvas's."""
     if not subjects:
         return sentence
     names = "|".join(re.escape(s) for s in sorted(subjects))
+    sentence = re.sub(rf"(?i)^(\s*the) (?:{names}) (?=should|must|is|needs)", r"\1 canvas ",
+                      sentence)  # "The tank should be wider than it is tall"
     return re.sub(rf"(?i)\b((?:side|half|part|corner|edge|end|third|quarter|area|region|"
                   rf"section|portion|top|bottom|middle|centre|center) of) (?:the|its) "
                   rf"(?:{names})(?![\w'\-])(?! (?!(?:{'|'.join(_STOP)})\b)[a-z])",

@@ -167,6 +167,38 @@ def _linear(shape) -> bool:
 
 
 @dataclass(frozen=True)
+class Proportion:
+    """The drawing is wider than tall (``ratio`` > 1), taller than wide (< 1), or about
+    ``ratio`` (width / height) when ``exact``: passes on the canvas; fails only when neither
+    the canvas nor any shape filling a quarter of it is even roughly so."""
+
+    ratio: float
+    exact: bool = False
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        x0, y0, x1, y1 = scene.facts.canvas
+        area = max(1e-9, (x1 - x0) * (y1 - y0))
+        canvas = (x1 - x0) / max(1e-9, y1 - y0)
+        big = [(s.bbox[2] - s.bbox[0]) / max(1e-9, s.bbox[3] - s.bbox[1])
+               for s in scene.facts.shapes
+               if (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= 0.25 * area]
+        detail = f"canvas {canvas:.2f} wide per tall"
+        if self._holds(canvas, 0.08):
+            return True, detail
+        return (None if any(self._holds(r, 0.25) for r in [canvas, *big]) else False), detail
+
+    def _holds(self, ratio: float, slack: float) -> bool:
+        if self.exact:
+            return abs(ratio / self.ratio - 1) <= slack
+        return ratio > 1 + slack / 2 if self.ratio > 1 else ratio < 1 - slack / 2
+
+    def describe(self) -> str:
+        if self.exact:
+            return f"about {self.ratio:.2f} wide per tall"
+        return "wider than tall" if self.ratio > 1 else "taller than wide"
+
+
+@dataclass(frozen=True)
 class PercentSum:
     """The percentages the visible text shows add up to ``total`` (within rounding); with
     fewer than two shown nobody can tell."""

@@ -36,7 +36,7 @@ REGION_RE = re.compile(
     r"(?P<of> of (?:the |a |an |its |their |his |her )?(?P<owner>\w+))?")
 _PREPOSITION = (r"under|beneath|below|above|over|near|next|beside|behind|between|across|along|"
                 r"around|inside|within|towards?|against|and|just|slightly|\w+ing|\w+ly")
-_WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
+WHOLE_OWNERS = frozenset(("icon", "logo", "flag", "map", "chart", "diagram", "graph", "plot",
                            "screen", "interface", "layout", "design", "view", "sky"))
 """Things a drawing usually is, or spans (the sky): their left side is the canvas's."""
 
@@ -61,7 +61,7 @@ def canvas_regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None
             owner = within.group(1) if within else owner
             if re.match(r" vertically", lower[found.end():]):
                 return None
-        if owner and not re.fullmatch(CANVAS, owner) and owner not in _WHOLE_OWNERS:
+        if owner and not re.fullmatch(CANVAS, owner) and owner not in WHOLE_OWNERS:
             return None
         if found.group("v"):
             v = "top" if found.group("v") in ("top", "upper") else "bottom"

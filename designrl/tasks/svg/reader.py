@@ -44,6 +44,7 @@ from designrl.tasks.svg.atoms import (
     NoText,
     PercentSum,
     Pieces,
+    Proportion,
     Relative,
     Shown,
     Stroke,
@@ -52,7 +53,7 @@ from designrl.tasks.svg.atoms import (
 from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
 from designrl.tasks.svg.colors import ColorSpec
 from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
-from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
+from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import is_lettering, text_color, textual_quotes
@@ -81,6 +82,10 @@ _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("within", "inside"))
 _LINE_AFTER = (r" (?:(?:thin|thick|straight|horizontal|vertical|dashed|dotted|curved|wavy|"
                r"diagonal|solid|bold|long|short|single)\s+)*(?:lines?|strokes?|gridlines|grid lines)\b")
+_PROPORTION = re.compile(
+    r"\b(?:(?P<wide>wider|broader|longer) than (?:it is |they are )?(?:tall|high)|(?P<tall>taller|"
+    r"higher) than (?:it is |they are )?(?:wide|broad)|(?P<w>\d+(?:\.\d+)?) ?: ?(?P<h>\d+(?:\.\d+)?)"
+    r"(?= ratio| aspect| proportion)|(?P<land>landscape)|(?P<port>portrait)(?= orientation| format))")
 _PERCENT_SUM = re.compile(r"\b(?:percentages?|shares|percents|values|numbers|figures)\b.*\b(?:add|adds|"
                           r"sum|sums|total|totals|totalling|totaling) (?:up )?to (?:exactly )?"
                           r"(?P<n>\d+(?:\.\d+)?) ?(?:%|percent)")
@@ -150,6 +155,10 @@ def _read(sentence: str) -> Reading:
         found, whole = _read_clause(clause, quotes, texty)
         atoms += found
         complete &= whole
+    proportion = _proportion(raw.lower())
+    if proportion:  # "the flag should be wider than it is tall, in roughly a 3:2 ratio"
+        atoms += proportion
+        complete = False
     drawn = drawn_as(raw.lower())
     if drawn is not None:  # "exactly five trees, drawn as dark green circles"
         atoms.append(drawn)
@@ -163,7 +172,26 @@ def _placing(atom: Atom) -> bool:
     """Whether a lent colour's atom says where or how many, not merely that it shows."""
     return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
         or (isinstance(atom, Text) and bool(atom.regions)) \
-        or (isinstance(atom, Count) and atom.color is not None) or isinstance(atom, Pieces)
+        or (isinstance(atom, Count) and atom.color is not None) \
+        or isinstance(atom, Pieces | Proportion)
+
+
+def _proportion(lower: str) -> list[Atom]:
+    """The canvas's proportions, when the sentence's subject is the drawing itself."""
+    subject = re.match(r"\s*(?:the |a |an |this |its )?(?:[a-z\-]+ )?(?P<noun>[a-z]+) "
+                       r"(?:should|must|is|has|needs|will)\b", lower)
+    if subject is None or not (re.fullmatch(CANVAS, subject.group("noun"))
+                               or subject.group("noun") in WHOLE_OWNERS):
+        return []
+    out: list[Atom] = []
+    for found in _PROPORTION.finditer(lower):
+        if found.group("w"):
+            w, h = float(found.group("w")), float(found.group("h"))
+            if w > 0 and h > 0:
+                out.append(Proportion(w / h, True))
+        else:
+            out.append(Proportion(2.0 if found.group("wide") or found.group("land") else 0.5))
+    return out
 
 
 def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[Atom], bool]:

@@ -103,6 +103,8 @@ def test_the_thing_the_list_is_about_is_the_canvas_but_a_coloured_part_is_not():
     assert subjects == {"tank"}  # "the sun" is as frequent, but the list colours it
     assert as_canvas(TANK[2], subjects).endswith("on the left side of the canvas")
     assert as_canvas("A logo at the left end of the tank lid", subjects).endswith("tank lid")
+    assert as_canvas("The tank should be wider than it is tall", subjects) == \
+        "The canvas should be wider than it is tall"
 
 
 def test_a_colour_shown_clearly_but_not_in_its_region_fails():

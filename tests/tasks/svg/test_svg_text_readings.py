@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Count, Lettering, PercentSum, Shaped, Stroke, Text
+from designrl.tasks.svg.atoms import Count, Lettering, PercentSum, Proportion, Shaped, Stroke, Text
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
@@ -125,3 +125,19 @@ def test_things_drawn_as_shapes_are_counted_as_those_shapes():
     assert _verdicts("".join(tree.format(x=40 + 60 * i) for i in range(5)), [rule]) == [
         "unchecked"]
     assert _verdicts("".join(tree.format(x=30 + 50 * i) for i in range(7)), [rule]) == ["fail"]
+
+
+def test_the_drawings_proportions_when_it_is_the_subject():
+    rule = "The flag should be wider than it is tall, in roughly a 3:2 ratio"
+    assert read_requirement(rule).atoms == (Proportion(2.0), Proportion(1.5, True))
+    assert read_requirement("The lake should be wider than it is tall").atoms == ()
+
+    def verdict(view, body=""):
+        facts = svg_facts(parse_svg(f'<svg {NS} viewBox="{view}">{body}'
+                                    '<circle cx="50" cy="50" r="10" fill="red"/></svg>'))
+        return score_svg(facts, rasterize(facts), [rule]).details[0].verdict
+
+    assert verdict("0 0 300 200") == "unchecked"  # "flag" is not read
+    assert verdict("0 0 200 200") == "fail"
+    assert verdict("0 0 200 200", '<rect y="40" width="200" height="133" fill="blue"/>') == \
+        "unchecked"  # a 3:2 flag on a square canvas
