@@ -7,16 +7,26 @@ as if covered in soil" gives: brown shown):
 
 * colours (basic names, with "light"/"dark"/... and "-ish"; "red or orange" is one
   atom either colour meets) shown on the canvas; a colour next to "background" is the
-  background's; with one colour and a canvas region in a clause ("in the top left
-  corner", "along the bottom"), shown in that region; two colours around "above",
-  "below", "to the left of", ... in that relation;
-* quoted words, where the sentence speaks of text ("labelled 'Search'"), shown as text;
-* counts of primitive shapes ("three red circles", "exactly 2 squares");
+  background's (not "a tile with a blue background"); with one colour and a canvas region
+  in a clause ("in the top left corner", "along the bottom", "centred"), shown in that
+  region (``places``); two colours around "above", "higher than", "to the left of",
+  "in the centre of", ... in that relation;
+* quoted words, where the sentence speaks of text ("labelled 'Search'"), quoted figures
+  ("'1:24'") and lists of short quotes, shown as text, each in its own place ("'1:24' on
+  the left and '3:58' on the right"); the colour of unquoted text ("the labels must be
+  white", ``texts``);
+* counts of primitive shapes ("three red circles"), of things drawn as shapes ("five
+  trees, drawn as dark green circles"), of things of a colour ("five light blue
+  candles"), and shape words ("a red octagonal sign", ``counting``);
+* coloured lines ("a red line"); percentages that must add up; the drawing's proportions
+  when it is the subject ("the flag should be wider than it is tall");
 * "no text"; the canvas size ("800 by 600 pixels"); a colour covering a share of it.
 
 ``read_requirements`` reads a whole list: a sentence naming an object bare ("The barn
-should stand on the left") borrows the colour another sentence gives it (``binding``), for
-where it is and how many, never to pass.
+should stand on the left") borrows the colour another sentence gives it, and the thing
+most sentences are about ("the tank") is the canvas for where its parts are
+(``binding``); what is read so is never complete, so it can fail a requirement, never
+pass it.
 
 Clauses that hedge ("could", "such as", "for example") or negate ("no", "without",
 "instead of") give no atoms, since what they ask is not a plain necessity. A reading is
@@ -77,7 +87,8 @@ _NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use
 _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
               ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
-              ("underneath", "below"), ("under", "below"),
+              ("underneath", "below"), ("under", "below"), ("higher up than", "above"),
+              ("higher than", "above"), ("lower down than", "below"), ("lower than", "below"),
               ("in the center of", "inside"), ("in the middle of", "inside"), ("inside", "inside"),
               ("within", "inside"))
 _LINE_AFTER = (r" (?:(?:thin|thick|straight|horizontal|vertical|dashed|dotted|curved|wavy|"

@@ -150,3 +150,9 @@ def test_centred_in_a_part_or_vertically_is_not_centred_on_the_canvas():
     for rule in ("A button labelled 'Go' with the text centred in the button",
                  "The title 'Menu' should be centred vertically"):
         assert not any(isinstance(a, Text) and a.regions for a in read_requirement(rule).atoms)
+
+
+def test_higher_than_is_above():
+    rule = "The yellow moon should be higher than the gray buildings"
+    assert Relative(color_spec("yellow"), "above", color_spec("gray")) in \
+        read_requirement(rule).atoms
