@@ -92,7 +92,7 @@ _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("in the center of", "inside"), ("in the middle of", "inside"), ("inside", "inside"),
               ("within", "inside"))
 _LINE_AFTER = (r" (?:(?:thin|thick|straight|horizontal|vertical|dashed|dotted|curved|wavy|"
-               r"diagonal|solid|bold|long|short|single)\s+)*(?:lines?|strokes?|gridlines|grid lines)\b")
+               r"diagonal|solid|bold|long|short|single)\s+)*(?:lines?|strokes?|gridlines|grid lines)\b(?! of)")
 _PROPORTION = re.compile(
     r"\b(?:(?P<wide>wider|broader|longer) than (?:it is |they are )?(?:tall|high)|(?P<tall>taller|"
     r"higher) than (?:it is |they are )?(?:wide|broad)|(?P<w>\d+(?:\.\d+)?) ?: ?(?P<h>\d+(?:\.\d+)?)"

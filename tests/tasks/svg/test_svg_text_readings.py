@@ -141,3 +141,21 @@ def test_the_drawings_proportions_when_it_is_the_subject():
     assert verdict("0 0 200 200") == "fail"
     assert verdict("0 0 200 200", '<rect y="40" width="200" height="133" fill="blue"/>') == \
         "unchecked"  # a 3:2 flag on a square canvas
+
+
+@pytest.mark.parametrize(("rules", "body"), [
+    (["A red line of text reads 'Hello'"],
+     '<text x="40" y="100" font-size="20" fill="#d00000">Hello</text>'),
+    (["Include exactly three fluffy white clouds in the sky"],
+     "".join(f'<g fill="#ffffff"><ellipse cx="{x}" cy="60" rx="30" ry="14"/>'
+             f'<ellipse cx="{x + 20}" cy="50" rx="20" ry="12"/></g>' for x in (60, 170, 280))),
+    (["The labels should be written in dark grey text"],
+     '<text x="40" y="100" fill="#444444">Jan</text><text x="90" y="100" fill="#444">Feb</text>'),
+    (["A boat with white triangular sails floats on the sea"],
+     '<path d="M200 60 Q 250 120 240 180 L 200 180 Z" fill="#ffffff" stroke="#333"/>'),
+    (["The title 'Menu' should be centred at the top of the card"],
+     '<text x="200" y="30" font-size="22" text-anchor="middle">Menu</text>'),
+])
+def test_honest_drawings_of_tricky_sentences_are_not_failed(rules, body):
+    assert "fail" not in _verdicts('<rect width="400" height="300" fill="#87ceeb"/>' + body,
+                                   rules)
