@@ -135,8 +135,12 @@ def load_rows(task_id: str, path: str | Path | None = None, limit: int | None = 
 
 
 def reference_screenshot(family: Family, item: Any, runner: PoolRunner, task_id: str) -> bytes:
-    """The screenshot of an item's reference page (what an html prompt shows)."""
-    render = runner.render(family.reference(item))
+    """The screenshot of an item's reference page (what an html prompt shows), at the
+    viewport the reward scores it at."""
+    html = family.reference(item)
+    options = {} if family.reference_viewport is None else {
+        "viewport": family.reference_viewport(html)}
+    render = runner.render(html, **options)
     if not render.ok or not render.png:
         raise ValueError(f"{task_id} item {item.id}: the reference page does not render "
                          f"({render.error or 'no screenshot'})")

@@ -87,6 +87,8 @@ class Family:
     # single-turn hooks (None for layout)
     messages: Callable[[Any, bytes | None], list[dict[str, Any]]] | None = None
     reference: Callable[[Any], str] | None = None  # the page whose screenshot the prompt shows
+    # the viewport that page is drawn at (its own width): the prompt shows what is scored
+    reference_viewport: Callable[[str], tuple[int, int]] | None = None
     extract: Callable[[str], str | None] | None = None  # completion -> its document, or None
     scorer: Callable[[Any], ItemScorer] | None = None  # started pool -> the family's scorer
     # TRL: the batch reward function (runner, **options) and the dataset column it reads

@@ -57,6 +57,11 @@ def _blank(item, seed: int) -> str:
     return blank_page(item, seed)
 
 
+def _viewport(html: str) -> tuple[int, int]:
+    from designrl.tasks.html.viewport import page_viewport
+    return page_viewport(html)
+
+
 def _batch_reward(runner=None, **options):
     from designrl.tasks.html.reward import get_html_reward
     return get_html_reward(runner, **options)
@@ -73,7 +78,8 @@ FAMILY = Family(
     components=("content", "appearance", "text", "position", "color", "font", "visual",
                 "ssim", "palette", "histogram", "layout", "structure", "block_match",
                 "design2code", "format", "validity", "clean"),
-    messages=_messages, reference=lambda item: item.html, extract=_extract, scorer=_scorer,
+    messages=_messages, reference=lambda item: item.html, reference_viewport=_viewport,
+    extract=_extract, scorer=_scorer,
     batch_reward=_batch_reward, column="reference_html",
     column_value=lambda item: item.html,
 )
