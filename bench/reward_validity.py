@@ -11,7 +11,10 @@ For each single-turn family, through the family's own scorer in one Chromium poo
 * hacks (``designrl.tasks.<family>.hacks``): completions built to game the reward,
   each against an honest, mediocre attempt at the same item; a hack "wins" when it
   scores at least as much as the honest attempt;
-* self-scores: the top rung of each ladder (html: the reference page against itself).
+* self-scores: the top rung of each ladder (html: the reference page against itself);
+* webpage's off-request pages (``designrl.tasks.webpage.off_request``): well-made pages
+  that ignore the request, as a share of the ``template`` page's score for it
+  (target: at most half).
 
 Layout's hacks are loops of actions (``designrl.tasks.layout.hacks``) against the rule
 planner's return. html's ladders use the Design2Code dev pages in ``../shared`` when
@@ -35,6 +38,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import import_module
 from pathlib import Path
 
@@ -49,7 +53,22 @@ RENDER_FAMILIES = ("html", "svg", "webpage")
 FAMILIES = (*RENDER_FAMILIES, "layout")
 
 
-def load_cases(family: str, limit: int | None) -> tuple[list[Ladder], list[HackCase]]:
+@dataclass
+class FamilyCases:
+    """What one family is checked on: plain data, so it can be saved and scored again."""
+
+    ladders: list[Ladder]
+    hacks: list[HackCase]
+    # webpage: (item, the template's page, ((name, a page that ignores the request), ...))
+    off_request: list[tuple] = field(default_factory=list)
+
+    @property
+    def scores(self) -> int:
+        return (sum(len(ladder.rungs) for ladder in self.ladders) + 2 * len(self.hacks)
+                + sum(1 + len(ignoring) for _, _, ignoring in self.off_request))
+
+
+def load_cases(family: str, limit: int | None) -> FamilyCases:
     """A family's ladders and hack cases, from its own ``ladders`` and ``hacks`` modules."""
     ladders = import_module(f"designrl.tasks.{family}.ladders")
     hacks = import_module(f"designrl.tasks.{family}.hacks")
@@ -58,10 +77,14 @@ def load_cases(family: str, limit: int | None) -> tuple[list[Ladder], list[HackC
         found = ladders.ladders(pages if pages.is_dir() else None, limit=limit)
     else:
         found = ladders.ladders()[:limit] if limit else ladders.ladders()
-    return found, hacks.hack_cases()
+    cases = FamilyCases(found, hacks.hack_cases())
+    if family == "webpage":
+        from designrl.tasks.webpage.off_request import off_request_cases
+        cases.off_request = [(c.item, c.own, c.ignoring) for c in off_request_cases()]
+    return cases
 
 
-async def score_family(family: str, found_ladders: list[Ladder], cases: list[HackCase], pool,
+async def score_family(family: str, cases: FamilyCases, pool,
                        advance: Callable[[], None]) -> dict:
     scorer = get_family(family).scorer(pool)
     failures: list[str] = []
@@ -90,10 +113,24 @@ async def score_family(family: str, found_ladders: list[Ladder], cases: list[Hac
                 "score": hack, "honest": honest,
                 "lost": None if None in (hack, honest) else hack < honest}
 
-    ladder_rows = await asyncio.gather(*(ladder_row(ladder) for ladder in found_ladders))
-    hack_rows = await asyncio.gather(*(hack_row(case) for case in cases))
+    ladder_rows = await asyncio.gather(*(ladder_row(ladder) for ladder in cases.ladders))
+    hack_rows = await asyncio.gather(*(hack_row(case) for case in cases.hacks))
     return {"family": family, "ladders": list(ladder_rows), "hacks": list(hack_rows),
+            "off_request": await off_request_rows(cases.off_request, total),
             "failures": failures}
+
+
+async def off_request_rows(cases, total) -> list[dict]:
+    """Each request: its template page's score and the pages that ignore it."""
+    rows = []
+    for item, own_page, ignoring in cases:
+        own = await total(item, own_page, f"{item.id} own page")
+        for name, page in ignoring:
+            score = await total(item, page, f"{item.id} {name}")
+            share = None if None in (own, score) or not own else score / own
+            rows.append({"item": item.id, "page": name, "own": own, "score": score,
+                         "share": share})
+    return rows
 
 
 def layout_family() -> dict:
@@ -107,7 +144,7 @@ def layout_family() -> dict:
             score = play(hack, task, 0)
             rows.append({"task": task, "item": "0", "hack": hack, "score": score,
                          "honest": honest, "lost": score < honest})
-    return {"family": "layout", "ladders": [], "hacks": rows, "failures": []}
+    return {"family": "layout", "ladders": [], "hacks": rows, "off_request": [], "failures": []}
 
 
 def _item_id(item) -> str:
@@ -135,17 +172,17 @@ def summarise(result: dict) -> dict:
         "hacks_lost": sum(h["lost"] is True for h in result["hacks"]),
         "smallest_margin": min(margins) if margins else None,
         "failures": len(result["failures"]),
+        "worst_off_request_share": max((r["share"] for r in result["off_request"]
+                                        if r["share"] is not None), default=None),
     }
 
 
-async def run_render_families(cases: dict[str, tuple[list[Ladder], list[HackCase]]],
-                              progress) -> list[dict]:
+async def run_render_families(cases: dict[str, FamilyCases], progress) -> list[dict]:
     async with BrowserPool(pages_per_browser=4) as pool:
         results = []
-        for family, (found_ladders, hacks) in cases.items():
-            total = sum(len(ladder.rungs) for ladder in found_ladders) + 2 * len(hacks)
-            task = progress.add_task(family, total=total)
-            results.append(await score_family(family, found_ladders, hacks, pool,
+        for family, family_cases in cases.items():
+            task = progress.add_task(family, total=family_cases.scores)
+            results.append(await score_family(family, family_cases, pool,
                                               lambda t=task: progress.advance(t)))
         return results
 
@@ -162,7 +199,8 @@ def print_tables(results: list[dict], summaries: list[dict], seconds: float) -> 
 
     table = Table(title="Reward validity: ladders, hacks and self-scores")
     for column in ("family", "ladders", "mean Spearman", "lowest Spearman", "lowest self-score",
-                   "hacks", "hacks lost", "smallest margin", "failed scores"):
+                   "hacks", "hacks lost", "smallest margin", "failed scores",
+                   "worst off-request share"):
         table.add_column(column, justify="right")
     for s in summaries:
         table.add_row(*(fmt(v) for v in s.values()))
@@ -183,6 +221,13 @@ def print_tables(results: list[dict], summaries: list[dict], seconds: float) -> 
             hacks.add_row(h["task"], h["item"], h["hack"], fmt(h["score"]), fmt(h["honest"]),
                           {True: "yes", False: "NO", None: "—"}[h["lost"]])
         console.print(hacks)
+        if result["off_request"]:
+            off = Table(title=f"{result['family']}: well-made pages that ignore the request")
+            for column in ("item", "page", "template page", "score", "share"):
+                off.add_column(column, justify="right")
+            for r in result["off_request"]:
+                off.add_row(r["item"], r["page"], fmt(r["own"]), fmt(r["score"]), fmt(r["share"]))
+            console.print(off)
         for failure in result["failures"]:
             console.print(f"[red]failed score[/red] {result['family']}: {failure}")
     console.print(f"{seconds:.0f} s")

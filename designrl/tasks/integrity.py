@@ -10,7 +10,7 @@ Each single-turn family keeps, in its own folder,
   mediocre attempt at the same item that it must score below.
 
 Both are scored through the family's own scorer (``Family.scorer(pool).score_item``),
-so the tests (``tests/tasks/<family>/test_hacks.py``) and ``bench/reward_validity.py``
+so the tests (``tests/tasks/<family>/test_<family>_hacks.py``) and ``bench/reward_validity.py``
 measure the reward that episodes and TRL use. Layout is multi-turn: its hacks are
 action sequences (``designrl.tasks.layout.hacks``).
 """

@@ -18,7 +18,7 @@ every step there is):
 The honest, mediocre attempt is the rule planner (``designrl.policies.layout_rule``):
 it anchors what the brief places, aligns text groups and finalizes. ``play`` runs
 either through ``LayoutEnv`` and returns the episode's return, the same sum every
-layout rollout records; ``tests/tasks/layout/test_hacks.py`` and
+layout rollout records; ``tests/tasks/layout/test_layout_hacks.py`` and
 ``bench/reward_validity.py`` compare them.
 """
 

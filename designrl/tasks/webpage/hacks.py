@@ -1,5 +1,5 @@
 """Pages built to game the webpage reward, each beside an honest, mediocre page for the same
-request that it must score below (``tests/tasks/webpage/test_hacks.py``,
+request that it must score below (``tests/tasks/webpage/test_webpage_hacks.py``,
 ``bench/reward_validity.py``).
 
 The honest pages (``HONEST``) are plain but real: default fonts, little styling, every part
