@@ -22,6 +22,7 @@ import numpy as np
 
 from designrl.tasks.svg.colors import ColorSpec
 from designrl.tasks.svg.marks import (
+    Backing,
     Count,
     Lettering,
     NoText,
@@ -211,5 +212,5 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = (Exact | Lent | Shown | Background | Text | Lettering | Pieces | Shaped | Stroke
+Atom = (Exact | Lent | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
         | Proportion | PercentSum | NoText | Count | Relative | Area)

@@ -72,6 +72,40 @@ def _inside(u: float, v: float, region: Region) -> bool:
 
 
 @dataclass(frozen=True)
+class Backing:
+    """The part labelled ``words`` is ``color`` ("a green button labelled 'Search'"): the
+    colour shows around the label; fails when not even loosely near any text showing it."""
+
+    color: ColorSpec
+    words: str
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        found = [s for s in scene.facts.drawn
+                 if s.tag == "text" and text_matches(self.words, s.text)]
+        if not found:
+            return None, "no text shows it"
+        pixels = scene.pixels
+        x0, y0, x1, y1 = scene.facts.canvas
+        w, h = max(1e-9, x1 - x0), max(1e-9, y1 - y0)
+        verdicts: list[Verdict] = []
+        for shape in found:
+            bx0, by0, bx1, by1 = shape.bbox
+            pad_x, pad_y = max(by1 - by0, 0.5 * (bx1 - bx0)), 1.5 * (by1 - by0)
+            region = (max(0.0, (bx0 - pad_x - x0) / w), max(0.0, (by0 - pad_y - y0) / h),
+                      min(1.0, (bx1 + pad_x - x0) / w), min(1.0, (by1 + pad_y - y0) / h))
+            if region[2] <= region[0] or region[3] <= region[1]:
+                continue
+            strict = pixels.share(pixels.mask(self.color), region) * pixels.area
+            near = pixels.share(pixels.mask(self.color, "near"), region) * pixels.area
+            verdicts.append(True if strict >= 30 else None if near >= 3 else False)
+        best = True if True in verdicts else False if verdicts and None not in verdicts else None
+        return best, f"{self.color.text} around {self.words!r}"
+
+    def describe(self) -> str:
+        return f"{self.color.text} behind {self.words!r}"
+
+
+@dataclass(frozen=True)
 class Lettering:
     """Some visible text is painted one of ``colors`` ("the labels must be white"): fails
     when no text is there even loosely in any of them."""

@@ -47,6 +47,7 @@ from designrl.tasks.svg.atoms import (
     Area,
     Atom,
     Background,
+    Backing,
     Count,
     Exact,
     Lent,
@@ -66,7 +67,7 @@ from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, sh
 from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
-from designrl.tasks.svg.texts import is_lettering, text_color, textual_quotes
+from designrl.tasks.svg.texts import is_lettering, labelled_part, text_color, textual_quotes
 from designrl.tasks.svg.words import (
     BASIC,
     COLOR_RE,
@@ -271,6 +272,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
                 spans.append(bound[0])
                 objects = []
             regions = []
+        elif labelled_part(lower, objects[0][0]) and len(objects[0][1]) == 1:
+            atoms.append(Backing(objects[0][1][0], texts[0].words))  # "a green 'Start' box"
     if not texts and len(objects) == 1 and is_lettering(lower, objects[0][0]):
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False

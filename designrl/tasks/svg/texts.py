@@ -65,3 +65,15 @@ def text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
             lower[end:]):
         return (start, end), spec
     return None
+
+
+def labelled_part(lower: str, span: tuple[int, int]) -> bool:
+    """Whether the colour at ``span`` is a labelled part's: within four words before the quote
+    in one noun phrase ("a green button labelled 'Search'", "a green rounded 'Start' box"),
+    not the text's own ("grey placeholder text that says ...") nor another clause's."""
+    between = re.match(r"([a-z\- ]*?)\bqq\d+qq", lower[span[1]:])
+    if not between or len(between.group(1).split()) > 4:
+        return False
+    return not re.search(r"\b(?:should|must|will|would|is|are|be|been|has|have|can|could|may|"
+                         r"might|text|letters|lettering|font|writing|placeholder)\b",
+                         between.group(1))

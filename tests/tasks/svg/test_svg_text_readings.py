@@ -7,7 +7,16 @@ from __future__ import annotations
 import pytest
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Count, Lettering, PercentSum, Proportion, Shaped, Stroke, Text
+from designrl.tasks.svg.atoms import (
+    Backing,
+    Count,
+    Lettering,
+    PercentSum,
+    Proportion,
+    Shaped,
+    Stroke,
+    Text,
+)
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
@@ -159,3 +168,16 @@ def test_the_drawings_proportions_when_it_is_the_subject():
 def test_honest_drawings_of_tricky_sentences_are_not_failed(rules, body):
     assert "fail" not in _verdicts('<rect width="400" height="300" fill="#87ceeb"/>' + body,
                                    rules)
+
+
+def test_a_labelled_part_has_its_colour_around_the_label():
+    rule = "A wide purple button labelled 'Log in' sits below the form"
+    assert Backing(color_spec("purple"), "Log in") in read_requirement(rule).atoms
+    for other in ("The field holds grey placeholder text that says 'Search'",
+                  "The station on the red line should be labelled 'Harbour'"):
+        assert not any(isinstance(a, Backing) for a in read_requirement(other).atoms)
+    label = '<text x="200" y="205" font-size="16" text-anchor="middle" fill="#fff">Log in</text>'
+    button = '<rect x="120" y="185" width="160" height="30" fill="{c}"/>'
+    assert _verdicts(button.format(c="#6c4ce0") + label, [rule]) == ["unchecked"]
+    elsewhere = '<circle cx="40" cy="40" r="25" fill="#6c4ce0"/>'  # purple, not the button
+    assert _verdicts(elsewhere + button.format(c="#888888") + label, [rule]) == ["fail"]
