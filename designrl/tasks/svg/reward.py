@@ -30,9 +30,13 @@ fails everything 0.2, and the rest is earned by meeting requirements.
 
 Known limit: with no judge, a free-text requirement is rarely *passed* (its nouns, "the
 cow's hooves", are not checked), so what separates drawings is mostly what surely
-fails. A drawing that shows the named colours, in the named places, and the quoted
-words, without the objects, leaves those requirements undecided and neutral; only a
-judge tells it from the real thing.
+fails: a named colour, label, line or shape missing; a part (by its colour, its label,
+or the colour another requirement gives it) outside its region or relation; fewer
+things than counted; percentages that do not add up; the wrong proportions. A part
+recoloured while its old colour still shows elsewhere (a red collar on a dog under a
+blue sky), a count too high of things sharing a colour with others, and a drawing that
+shows the named colours, in the named places, and the quoted words, without the
+objects, leave those requirements undecided and neutral; only a judge tells them apart.
 
 ``score_svg`` is the pure part (facts, pixels, requirements, judge verdict in; score
 out); ``SvgReward`` extracts, parses, renders in a ``BrowserPool`` (or with the
