@@ -197,13 +197,13 @@ class Lent:
     undecided unless every colour it names is shown, since a missing colour is that other
     requirement's failure, not this one's."""
 
-    atom: Shown | Relative | Count | Pieces
+    atom: Shown | Relative | Count | Pieces | Backing
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         pixels = scene.pixels
         a = self.atom
         specs = (a.a, a.b) if isinstance(a, Relative) else (a.color,) \
-            if isinstance(a, Count | Pieces) else a.colors
+            if isinstance(a, Count | Pieces | Backing) else a.colors
         if any(pixels.share(pixels.mask(c)) < SHOWN for c in specs if c is not None):
             return None, "the object's colour is not shown"
         return a.check(scene)

@@ -6,7 +6,9 @@ peek out from behind the cloud", "The barn must be painted red") and places it i
 left side of the canvas"). ``object_colors`` collects, per noun phrase, the one colour the
 list gives it; ``lend_colors`` writes that colour before the bare mentions of a sentence
 that names no colour itself, so the reader can check where the colour lies ("The yellow
-sun should be in the upper-left part of the icon"). ``subject_nouns`` finds the thing most of the list is about ("the tank", "the flag"):
+sun should be in the upper-left part of the icon"). ``list_labels`` and ``quote_labels`` put a label another sentence quotes in quotes where
+it names a part ("The Search button must be orange"), so its colour is checked around it.
+``subject_nouns`` finds the thing most of the list is about ("the tank", "the flag"):
 ``as_canvas`` reads "the left side of the tank" as the canvas's left side, since such a
 thing fills most of its drawing (its regions are checked loosely). A noun given two colours in the list,
 a possessive ("the barn's door") or a noun followed by another noun ("barn door") lends
@@ -156,3 +158,22 @@ def as_canvas(sentence: str, subjects: frozenset[str]) -> str:
                   rf"section|portion|top|bottom|middle|centre|center) of) (?:the|its) "
                   rf"(?:{names})(?![\w'\-])(?! (?!(?:{'|'.join(_STOP)})\b)[a-z])",
                   r"\1 the canvas", sentence)  # not "the search field" for "search"
+
+
+def list_labels(sentences: Sequence[str]) -> list[str]:
+    """The short capitalised quotes of the list ("'Search'", "'Log in'"): labels drawn."""
+    found = {q.strip("'\"‘’“”") for sentence in sentences for q in _QUOTE.findall(sentence)}
+    return sorted((q for q in found if q[:1].isupper() and len(q.split()) <= 3), key=len,
+                  reverse=True)
+
+
+def quote_labels(sentence: str, labels: list[str]) -> str:
+    """``sentence`` with a label another sentence quotes put in quotes where it names a part
+    ("The Search button must be orange" gives "The 'Search' button must be orange")."""
+    if _QUOTE.search(sentence):
+        return sentence
+    for label in labels:
+        pattern = rf"(?<=[Tt]he ){re.escape(label)}(?= [a-z])"
+        if re.search(pattern, sentence):
+            return re.sub(pattern, f"'{label}'", sentence, count=1)
+    return sentence

@@ -61,13 +61,26 @@ from designrl.tasks.svg.atoms import (
     Stroke,
     Text,
 )
-from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
+from designrl.tasks.svg.binding import (
+    as_canvas,
+    lend_colors,
+    list_labels,
+    object_colors,
+    quote_labels,
+    subject_nouns,
+)
 from designrl.tasks.svg.colors import ColorSpec
 from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
 from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
-from designrl.tasks.svg.texts import is_lettering, labelled_part, text_color, textual_quotes
+from designrl.tasks.svg.texts import (
+    is_lettering,
+    labelled_part,
+    named_part,
+    text_color,
+    textual_quotes,
+)
 from designrl.tasks.svg.words import (
     BASIC,
     COLOR_RE,
@@ -131,6 +144,7 @@ def read_requirements(sentences: Sequence[str]) -> list[Reading]:
     sentence the pattern reader reads whole is read as written."""
     colors = object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
     subjects = subject_nouns(sentences, FUNCTION_WORDS, colors)
+    labels = list_labels(sentences)
     out = []
     for sentence in sentences:
         reading = read_requirement(sentence)
@@ -138,7 +152,8 @@ def read_requirements(sentences: Sequence[str]) -> list[Reading]:
             lent = lend_colors(sentence, colors, COLOR_RE, FUNCTION_WORDS)
             extra: list[Atom] = []
             for text, borrowed in ((lent, True), (as_canvas(sentence, subjects), False),
-                                   (as_canvas(lent, subjects), True)):
+                                   (as_canvas(lent, subjects), True),
+                                   (quote_labels(sentence, labels), False)):
                 if text != sentence and (text != as_canvas(sentence, subjects) or not borrowed):
                     extra += [Lent(a) if borrowed and not isinstance(a, Text) else a
                               for a in read_requirement(text).atoms if _placing(a)]
@@ -185,7 +200,7 @@ def _placing(atom: Atom) -> bool:
     return (isinstance(atom, Shown) and atom.region is not None) or isinstance(atom, Relative) \
         or (isinstance(atom, Text) and bool(atom.regions)) \
         or (isinstance(atom, Count) and atom.color is not None) \
-        or isinstance(atom, Pieces | Proportion)
+        or isinstance(atom, Pieces | Proportion | Backing)
 
 
 def _proportion(lower: str) -> list[Atom]:
@@ -274,6 +289,10 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
             regions = []
         elif labelled_part(lower, objects[0][0]) and len(objects[0][1]) == 1:
             atoms.append(Backing(objects[0][1][0], texts[0].words))  # "a green 'Start' box"
+    named = named_part(lower, quotes, objects)
+    if named is not None:  # "the 'Search' button must be orange"
+        atoms.append(named)
+        objects = []
     if not texts and len(objects) == 1 and is_lettering(lower, objects[0][0]):
         atoms.append(Lettering(objects[0][1]))  # "the labels should be white": some of them
         objects, whole = [], False

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.marks import Backing
 
 TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
                     r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
@@ -77,3 +78,20 @@ def labelled_part(lower: str, span: tuple[int, int]) -> bool:
     return not re.search(r"\b(?:should|must|will|would|is|are|be|been|has|have|can|could|may|"
                          r"might|text|letters|lettering|font|writing|placeholder)\b",
                          between.group(1))
+
+
+_TEXT_NOUNS = r"text|letters|lettering|font|writing|label|labels|caption|title|word|words"
+
+
+def named_part(lower: str, quotes: list[str], objects) -> Backing | None:
+    """"The 'Search' button must be orange": a part named by its label, then coloured."""
+    found = re.match(r"\s*(?:the |a |an |its )?qq(\d+)qq ([a-z\-]+)", lower)
+    if found is None or len(objects) != 1 or len(objects[0][1]) != 1 \
+            or re.fullmatch(_TEXT_NOUNS, found.group(2)):
+        return None
+    (start, end), (spec,) = objects[0]
+    if start < found.end() or lower[end:].strip() not in ("", "colour", "color") or not re.search(
+            r"\b(?:be|is|are)\s+(?:colou?red\s+|painted\s+|filled(?: in| with)?\s+)?"
+            r"(?:a |an )?(?:[a-z]+ )?$", lower[:start]):
+        return None
+    return Backing(spec, quotes[int(found.group(1))])

@@ -5,8 +5,15 @@ failure."""
 from __future__ import annotations
 
 from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.atoms import Background, Lent, Pieces, Relative, Shown, Text
-from designrl.tasks.svg.binding import as_canvas, lend_colors, object_colors, subject_nouns
+from designrl.tasks.svg.atoms import Background, Backing, Lent, Pieces, Relative, Shown, Text
+from designrl.tasks.svg.binding import (
+    as_canvas,
+    lend_colors,
+    list_labels,
+    object_colors,
+    quote_labels,
+    subject_nouns,
+)
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
@@ -156,3 +163,13 @@ def test_higher_than_is_above():
     rule = "The yellow moon should be higher than the gray buildings"
     assert Relative(color_spec("yellow"), "above", color_spec("gray")) in \
         read_requirement(rule).atoms
+
+
+def test_a_part_named_by_a_label_quoted_elsewhere_has_its_colour_there():
+    rules = ["A button labelled 'Search' sits to the right of the field",
+             "The Search button must be orange", "The text on the Search button must be white"]
+    assert list_labels(rules) == ["Search"]
+    assert quote_labels(rules[1], ["Search"]) == "The 'Search' button must be orange"
+    readings = read_requirements(rules)
+    assert Backing(color_spec("orange"), "Search") in readings[1].atoms
+    assert not any(isinstance(a, Backing) for a in readings[2].atoms)  # the text's colour
