@@ -87,7 +87,9 @@ def named_part(lower: str, quotes: list[str], objects) -> Backing | None:
     """"The 'Search' button must be orange": a part named by its label, then coloured."""
     found = re.match(r"\s*(?:the |a |an |its )?qq(\d+)qq ([a-z\-]+)", lower)
     if found is None or len(objects) != 1 or len(objects[0][1]) != 1 \
-            or re.fullmatch(_TEXT_NOUNS, found.group(2)):
+            or re.fullmatch(_TEXT_NOUNS, found.group(2)) \
+            or re.fullmatch(r"should|must|will|is|are|can|could|may|might|needs?|has|have",
+                            found.group(2)):
         return None
     (start, end), (spec,) = objects[0]
     if start < found.end() or lower[end:].strip() not in ("", "colour", "color") or not re.search(

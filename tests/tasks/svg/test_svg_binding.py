@@ -173,3 +173,5 @@ def test_a_part_named_by_a_label_quoted_elsewhere_has_its_colour_there():
     readings = read_requirements(rules)
     assert Backing(color_spec("orange"), "Search") in readings[1].atoms
     assert not any(isinstance(a, Backing) for a in readings[2].atoms)  # the text's colour
+    assert not any(isinstance(a, Backing) for a in  # a quoted name, not a labelled part
+                   read_requirement("The 'Sun' should be yellow").atoms)
