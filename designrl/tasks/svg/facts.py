@@ -71,6 +71,8 @@ class Shape:
     fill_alpha: float = 1.0
     stroke_alpha: float = 1.0
     """How opaque the paint is (opacities multiplied): a faint shape hardly shows."""
+    patterned: bool = False
+    """Painted with a ``<pattern>``: it shows copies of shapes no count sees."""
 
     @property
     def center(self) -> tuple[float, float]:
@@ -239,7 +241,9 @@ class _Walker:
         return Shape(tag, world, bbox(all_points), fill, stroke, width if stroke else 0.0,
                      frozenset(kinds), text, element.get("id"), False,
                      self._alpha(style.get("fill"), style, "fill-opacity", opacity),
-                     self._alpha(style.get("stroke"), style, "stroke-opacity", opacity))
+                     self._alpha(style.get("stroke"), style, "stroke-opacity", opacity),
+                     self._refers(style.get("fill"), "pattern")
+                     or self._refers(style.get("stroke"), "pattern"))
 
     def _alpha(self, value: str | None, style: dict[str, str], opacity_name: str,
                opacity: float) -> float:
@@ -294,13 +298,13 @@ class _Walker:
             seen += 1
         return ()
 
-    def _refers(self, value: str | None) -> bool:
-        """Whether a paint is ``url(#id)`` of an element that exists (a pattern, say)."""
+    def _refers(self, value: str | None, tag: str | None = None) -> bool:
+        """Whether a paint is ``url(#id)`` of an element that exists (of ``tag`` if given)."""
         value = (value or "").strip()
         if not value.startswith("url("):
             return False
         ref = value[4:].partition(")")[0].strip().strip("'\"").lstrip("#")
-        return ref in self.ids
+        return ref in self.ids and (tag is None or local_name(self.ids[ref].tag) == tag)
 
 
 def _number(value: str | None, default: float) -> float:

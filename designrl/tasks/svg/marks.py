@@ -136,7 +136,9 @@ class Pieces:
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         pieces = sum(len(s.subpaths) for s in scene.facts.drawn
                      if s.tag != "text" and any(self.color.near(c) for c in s.colors))
-        return (False if pieces < self.n else None), f"{pieces} pieces loosely that colour"
+        patterned = any(s.patterned for s in scene.facts.shapes)
+        return (False if pieces < self.n and not patterned else None), \
+            f"{pieces} pieces loosely that colour" + (", and a pattern fill" if patterned else "")
 
     def describe(self) -> str:
         return f"at least {self.n} {self.color.text} things"
@@ -263,7 +265,9 @@ class NoText:
 
 @dataclass(frozen=True)
 class Count:
-    """How many visible shapes of a kind (and colour): ``op`` is ``>=`` or ``==``."""
+    """How many visible shapes of a kind (and colour): ``op`` is ``>=`` or ``==``. Too few
+    fails only when no pattern fill repeats shapes and the loose kinds plus the pieces of
+    compound paths (32 squares as one ``<path>``) are still too few."""
 
     kind: str
     color: ColorSpec | None
@@ -277,11 +281,16 @@ class Count:
                  if s.kinds & LOOSE_KINDS.get(self.kind, {self.kind})]
         loose = [s for s in alike if self.color is None
                  or any(self.color.near(c) for c in s.main_colors)]
-        detail = f"{len(strict)} found ({len(loose)} loosely)"
+        compound = sum(len(s.subpaths) for s in scene.facts.drawn if s.tag != "text"
+                       and len(s.subpaths) > 1 and not s.kinds & DEFINITE
+                       and (self.color is None or any(self.color.near(c) for c in s.colors)))
+        detail = f"{len(strict)} found ({len(loose)} loosely, {compound} in compound paths)"
         holds = len(strict) >= self.n if self.op == ">=" else len(strict) == self.n
         if holds:
             return True, detail
-        broken = len(loose) < self.n or (self.op == "==" and len(strict) > self.n)
+        if any(s.patterned for s in scene.facts.shapes):  # the backdrop too
+            return None, detail + "; a pattern repeats shapes not counted"
+        broken = len(loose) + compound < self.n or (self.op == "==" and len(strict) > self.n)
         return (False if broken else None), detail
 
     def describe(self) -> str:

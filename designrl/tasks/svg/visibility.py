@@ -5,7 +5,8 @@ the drawn canvas (not off it, not shrunk below a few pixels by a 1e30 ``viewBox`
 and enough pixels inside that box must have its colour (not at zero opacity, not the
 background's colour, not buried under later shapes). A shape whose stroke is wider
 than the shape itself is a blot of stroke colour, not the circle or square its tag
-says: it keeps its colour but answers to no shape noun.
+says: it keeps its colour but answers to no shape noun. A text's glyph edges count as its
+paint blended into the page or into whatever it sits on, so one small letter is seen.
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
             shown |= np.sqrt(((region - np.array(paint)) ** 2).sum(axis=2)) <= MATCH
             if shape.tag == "text":  # thin glyphs: partly covered pixels are text too
                 shown |= _blended(region, paint, background)
+                shown |= _blended(region, paint, _backdrop(region, paint))
     count = int(shown.sum())
     filled = bool(shape.fill) and shape.tag not in ("text", "line", "polyline")
     if count < MIN_PIXELS or (filled and count < MIN_FILLED_SHARE * shown.size):
@@ -118,6 +120,16 @@ def _blended(region: np.ndarray, paint: RGB, background: RGB) -> np.ndarray:
     t = (offset * step).sum(axis=2) / norm
     residual = np.sqrt(((offset - t[..., None] * step) ** 2).sum(axis=2))
     return (t >= 0.4) & (t <= 1.2) & (residual <= 40)
+
+
+def _backdrop(region: np.ndarray, paint: RGB) -> RGB:
+    """The commonest colour in a text's box that is not its paint: what its glyphs' edges
+    blend into when it sits on a shape (light letters on a dark frame), not the page."""
+    far = np.sqrt(((region - np.array(paint)) ** 2).sum(axis=2)) > MATCH
+    if not far.any():
+        return paint
+    colors, counts = np.unique(region[far].reshape(-1, 3), axis=0, return_counts=True)
+    return tuple(int(v) for v in colors[counts.argmax()])  # type: ignore[return-value]
 
 
 def _over(color: RGB, alpha: float, background: RGB) -> RGB:
