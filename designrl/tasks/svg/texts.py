@@ -14,10 +14,17 @@ TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels
                     r"inscription|inscribed|headline|list|lists|listing|link|links|menu|tab|tabs|legend|"
                    r"entries)\b")
 
+_SHOWN_AFTER = (r"(?:must|should|will|shall|needs to|has to)(?: also| clearly)? (?:appear|be "
+                r"(?:displayed|shown|visible))\b|(?:appears|is (?:displayed|shown|visible))\b")
+"""A quote that is itself shown ("the unit 'km/h' must appear", "'Total: $49.00' should be
+displayed"): only something written can be."""
+
+
 def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
-    the six words before one (a list of quotes counts as one), not a name ("a dog named
-    'Rex'") and not a manner ("a 'rustic' feel"); a figure ("'1:24'", "'10%'") and a list
+    the six words before one (a list of quotes counts as one), or a short quote that must
+    itself appear or be shown; not a name ("a dog named 'Rex'") and not a manner ("a
+    'rustic' feel"); a figure ("'1:24'", "'10%'") and a list
     of three or more short quotes ("links 'Home', 'Deals' and 'Help'") always."""
     out = set()
     listed = len(quotes) >= 3 and all(len(q.split()) <= 3 for q in quotes) and not re.search(
@@ -36,7 +43,8 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
             continue
         later = " ".join(raw[found.end():].split()[:3])
         if listed or TEXTY.search(" ".join(before[-6:])) or re.search(
-                r"\b(?:written|printed|inscribed|spelled|lettered)\b", later):
+                r"\b(?:written|printed|inscribed|spelled|lettered)\b", later) or (
+                len(words.split()) <= 4 and re.match(_SHOWN_AFTER, later)):
             out.add(int(found.group(1)))
     return out
 

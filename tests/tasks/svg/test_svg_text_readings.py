@@ -181,3 +181,16 @@ def test_a_labelled_part_has_its_colour_around_the_label():
     assert _verdicts(button.format(c="#6c4ce0") + label, [rule]) == ["unchecked"]
     elsewhere = '<circle cx="40" cy="40" r="25" fill="#6c4ce0"/>'  # purple, not the button
     assert _verdicts(elsewhere + button.format(c="#888888") + label, [rule]) == ["fail"]
+
+
+def test_a_quote_that_must_itself_appear_is_words_to_draw():
+    rule = "The unit 'km/h' must appear below the centre of the dial"
+    assert read_requirement(rule).atoms == (Text("km/h"),)
+    assert Text("Total: $49.00") in read_requirement(
+        "The order total 'Total: $49.00' should be displayed above the fields").atoms
+    for other in ("A 'rustic' feel should appear", "The dog named 'Rex' must appear on the left"):
+        assert read_requirement(other).atoms == ()
+    dial = '<circle cx="200" cy="150" r="80" fill="#222"/>'
+    unit = '<text x="200" y="200" font-size="18" text-anchor="middle" fill="#fff">{u}</text>'
+    assert _verdicts(dial + unit.format(u="km/h"), [rule]) == ["unchecked"]
+    assert _verdicts(dial + unit.format(u="mph"), [rule]) == ["fail"]
