@@ -10,7 +10,7 @@ from designrl.tasks.svg.atoms import Count, Pieces
 from designrl.tasks.svg.colors import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
-from designrl.tasks.svg.predicates import Scene
+from designrl.tasks.svg.predicates import Scene, text_matches
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reader import read_requirement
 from designrl.tasks.svg.visibility import _backdrop, _seen
@@ -72,3 +72,12 @@ def test_a_glyph_on_a_dark_shape_blends_into_that_shape_not_the_page():
     x0, y0 = int(text.bbox[0] * 1.28), int(text.bbox[1] * 1.28)
     image[y0:y0 + 19, x0:x0 + 12] = region.astype(np.uint8)
     assert _seen(text, facts, image, (0, 0, 512, 512), (255, 255, 255), 512) is not None
+
+
+def test_a_row_of_short_labels_shows_each_of_them():
+    rule = "The file letters 'a' to 'h' should be printed along the bottom of the frame"
+    row = '<text x="200" y="390" font-size="14" text-anchor="middle" fill="#000">{t}</text>'
+    assert _verdicts(row.format(t="a b c d e f g h"), [rule]) == ["unchecked"]
+    assert _verdicts(row.format(t="b c d e f g"), [rule]) == ["fail"]
+    assert text_matches("8", "1 2 3 4 5 6 7 8")
+    assert not text_matches("Log in", "The button must read Log in and be blue and wide")
