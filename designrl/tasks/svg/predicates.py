@@ -194,9 +194,14 @@ class ShapeCount:
     op: str
     n: int
 
-    def check(self, scene: Scene) -> tuple[bool, str]:
+    def check(self, scene: Scene) -> tuple[bool | None, str]:
+        """Too few is undecided where a pattern fill may repeat the shapes uncounted."""
         count = len(self.selector.select(scene.facts))
-        return _OPS[self.op](count, self.n), f"found {count} {self.selector.describe()}"
+        detail = f"found {count} {self.selector.describe()}"
+        if count < self.n and self.op != "<=" and self.selector.text is None \
+                and any(s.patterned for s in scene.facts.shapes):
+            return None, detail + "; a pattern repeats shapes not counted"
+        return _OPS[self.op](count, self.n), detail
 
     def describe(self) -> str:
         return f"count({self.selector.describe()}) {self.op} {self.n}"

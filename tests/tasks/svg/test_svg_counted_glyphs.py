@@ -81,3 +81,12 @@ def test_a_row_of_short_labels_shows_each_of_them():
     assert _verdicts(row.format(t="b c d e f g"), [rule]) == ["fail"]
     assert text_matches("8", "1 2 3 4 5 6 7 8")
     assert not text_matches("Log in", "The button must read Log in and be blue and wide")
+
+
+def test_an_exact_count_short_of_a_pattern_fill_is_undecided():
+    rule = "There must be exactly 64 squares"
+    board = '<rect x="0" y="0" width="400" height="400" fill="url(#p)"/>'
+    assert _verdicts(PATTERN + board, [rule]) == ["unchecked"]
+    squares = "".join(f'<rect x="{x}" y="0" width="20" height="20" fill="#8b5a2b"/>'
+                      for x in range(0, 400, 40))
+    assert _verdicts(squares, [rule]) == ["fail"]  # ten squares and no pattern
