@@ -35,6 +35,9 @@ class Text:
                     for k in range(2, 5) if i + k <= len(texts)]
             if any(text_matches(self.words, run) for run in runs):  # set on several lines
                 return None, "shown across several text elements"
+            short = re.sub(r"\W", "", self.words.lower())
+            if len(short) <= 2 and any(short in re.sub(r"\W", "", s.text.lower()) for s in texts):
+                return None, "a letter inside a longer text ('abcdefgh')"
             return False, f"no visible text shows it ({len(texts)} text elements seen)"
         verdicts = [self._placed(scene, s) for s in found]
         best = True if True in verdicts else None if None in verdicts else False

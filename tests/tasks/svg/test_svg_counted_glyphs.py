@@ -90,3 +90,10 @@ def test_an_exact_count_short_of_a_pattern_fill_is_undecided():
     squares = "".join(f'<rect x="{x}" y="0" width="20" height="20" fill="#8b5a2b"/>'
                       for x in range(0, 400, 40))
     assert _verdicts(squares, [rule]) == ["fail"]  # ten squares and no pattern
+
+
+def test_a_letter_set_inside_a_longer_word_is_undecided():
+    rule = "The file letters 'a' to 'h' should be printed along the bottom of the frame"
+    row = '<text x="200" y="390" font-size="14" text-anchor="middle" fill="#000">{t}</text>'
+    assert _verdicts(row.format(t="abcdefgh"), [rule]) == ["unchecked"]
+    assert _verdicts(row.format(t="bcdefg"), [rule]) == ["fail"]
