@@ -1,5 +1,5 @@
 """Completions built to game the svg reward, each beside an honest, mediocre attempt at the
-same item that it must score below (``tests/tasks/svg/test_hacks.py``,
+same item that it must score below (``tests/tasks/svg/test_svg_hacks.py``,
 ``bench/reward_validity.py``).
 
 Three items: a packaged prompt ("house"), a generated one (every requirement read
