@@ -284,30 +284,23 @@ class WebpageReward:
         try:
             world = await IsolatedWorld.create(cdp)
             t0 = time.monotonic()
-            try:
-                raw = await guarded(world.call(LAYOUT_FACTS_JS, {
-                    "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}),
-                    self.static_timeout_s, session.events, max_dialogs)
-                run.facts = parse_layout_facts(raw)
-            except Exception as exc:
-                run.facts_error = f"{type(exc).__name__}: {str(exc)[:200]}"
-                if isinstance(exc, PageHung):
-                    await terminate_scripts(cdp)
-            try:
-                run.violations = await guarded(run_axe(world), self.static_timeout_s,
-                                               session.events, max_dialogs)
-            except Exception as exc:
-                run.axe_error = f"{type(exc).__name__}: {str(exc)[:200]}"
-                if isinstance(exc, PageHung):
-                    await terminate_scripts(cdp)
-            try:
-                raw = await guarded(world.call(PAGE_CONTENT_JS, content_args()),
-                                    self.static_timeout_s, session.events, max_dialogs)
-                run.content = parse_page_content(raw)
-            except Exception as exc:
-                run.content_error = f"{type(exc).__name__}: {str(exc)[:200]}"
-                if isinstance(exc, PageHung):
-                    await terminate_scripts(cdp)
+
+            async def probe(awaitable, parse=lambda raw: raw):
+                """One static probe under the page's guards: (result, None) or (None, why);
+                a page that hung has its scripts stopped so the next probe can run."""
+                try:
+                    return parse(await guarded(awaitable, self.static_timeout_s,
+                                               session.events, max_dialogs)), None
+                except Exception as exc:
+                    if isinstance(exc, PageHung):
+                        await terminate_scripts(cdp)
+                    return None, f"{type(exc).__name__}: {str(exc)[:200]}"
+
+            run.facts, run.facts_error = await probe(world.call(LAYOUT_FACTS_JS, {
+                "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}), parse_layout_facts)
+            run.violations, run.axe_error = await probe(run_axe(world))
+            run.content, run.content_error = await probe(
+                world.call(PAGE_CONTENT_JS, content_args()), parse_page_content)
             run.seconds["static"] = round(time.monotonic() - t0, 3)
             t0 = time.monotonic()
             interactor = Interactor(
