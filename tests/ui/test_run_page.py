@@ -93,10 +93,12 @@ def check_svg(page, stored):
         assert requirement["requirement"] in items.nth(i).inner_text()
     verdicts = [r["verdict"] for r in requirements]
     assert "unchecked" in verdicts and "fail" not in verdicts
-    assert "Left to the judge" in page.locator(
+    assert "Undecided" in page.locator(
         "#result .checklist li[data-verdict=unchecked]").first.inner_text()
-    assert (f"{verdicts.count('pass')} passed, 0 failed, {verdicts.count('unchecked')} left "
-            "to the judge") in page.inner_text("#result .tally")
+    assert (f"{verdicts.count('pass')} passed, 0 failed, {verdicts.count('unchecked')} "
+            "undecided") in page.inner_text("#result .tally")
+    decided = next(r for r in requirements if r["verdict"] == "pass")
+    assert f"✓ {decided['atoms'][0]['check']}" in items.nth(requirements.index(decided)).inner_text()
 
 
 def check_webpage(page, stored):
@@ -113,7 +115,10 @@ def check_webpage(page, stored):
     checks = findings.locator("tbody tr td:first-child").all_inner_texts()
     for name in stored["details"]["static"]:
         assert name.replace("_", " ") in checks
-    assert "execution" in checks
+    assert "execution" in checks and "instruction" in checks
+    instruction = findings.locator("tbody tr", has_text="instruction").first.inner_text()
+    found = [a["target"] for a in stored["details"]["instruction"]["atoms"] if a["found"]]
+    assert "found: " + ", ".join(found) in instruction
 
 
 CHECKS = {"html": check_html, "svg": check_svg, "webpage": check_webpage}

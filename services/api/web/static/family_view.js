@@ -126,19 +126,25 @@ function htmlView(episode) {
 const VERDICTS = {
   pass: ['Passed', '✓'],
   fail: ['Failed', '✗'],
-  unchecked: ['Left to the judge', '?'],
+  unchecked: ['Undecided', '?'],
 };
+const ATOM_MARKS = { true: '✓', false: '✗', null: '?' };
 
-// svg: each requirement with its verdict: passed, failed, or unchecked (left to a judge model).
+// svg: each requirement with its verdict: passed, failed, or undecided (counted as half a
+// pass with no judge, left to the judge model when one is set), and the atoms it was read into.
 export function checklist(requirements) {
   const count = (v) => requirements.filter((r) => r.verdict === v).length;
-  const tally = `${count('pass')} passed, ${count('fail')} failed, ${count('unchecked')} left to the judge`
-    + ` (of ${requirements.length})`;
+  const tally = `${count('pass')} passed, ${count('fail')} failed, ${count('unchecked')} undecided`
+    + ` (of ${requirements.length}; undecided ones count half, or go to the judge when one is set)`;
+  const atoms = (r) => r.atoms.map((a) => `${ATOM_MARKS[a.verdict] ?? '?'} ${a.check}`
+    + (a.detail ? ` (${a.detail})` : '')).join('; ');
   return [
     h('p', { class: 'tally' }, tally),
     h('ul', { class: 'checklist', 'aria-label': 'Requirements' }, requirements.map((r) => {
       const [word, mark] = VERDICTS[r.verdict] ?? [r.verdict, '·'];
-      const how = [r.check && `check: ${r.check}`, r.detail, r.source && `by ${r.source}`,
+      const read = r.atoms?.length ? atoms(r) : [r.check && `check: ${r.check}`, r.detail]
+        .filter(Boolean).join(' · ');
+      const how = [read, r.source && `by ${r.source}`,
         r.judge && `judge: ${typeof r.judge === 'string' ? r.judge : JSON.stringify(r.judge)}`]
         .filter(Boolean).join(' · ');
       return h('li', { class: `verdict-${r.verdict}`, 'data-verdict': r.verdict },
@@ -209,6 +215,17 @@ function swatches(palette) {
   }));
 }
 
+// webpage: what the request named and what of it the rendered page shows.
+function instructionFound(info) {
+  if (info.checkable === false) return 'nothing in the request could be checked';
+  const parts = info.atoms ?? [];
+  const named = (found) => parts.filter((a) => a.found === found).map((a) => a.target).join(', ');
+  return [named(true) && `found: ${named(true)}`, named(false) && `missing: ${named(false)}`,
+    info.missing_terms?.length && `request words not on the page: ${info.missing_terms.join(', ')}`,
+    info.echo_units && `${plural(info.echo_units, 'passage')} copying the request (not counted)`,
+    info.stuffed && 'keyword stuffing (not counted)'].filter(Boolean).join('; ');
+}
+
 function findings(episode) {
   const details = episode.details ?? {};
   const rewards = episode.rewards ?? {};
@@ -235,6 +252,9 @@ function findings(episode) {
     }
     rows.push({ check: nice(name), score: rewards[name], found,
       extra: name === 'color_harmony' && info?.palette?.length ? swatches(info.palette) : null });
+  }
+  if (details.instruction) {
+    rows.push({ check: 'instruction', score: rewards.instruction, found: instructionFound(details.instruction) });
   }
   if (details.facts_error) rows.push({ check: 'layout facts', found: `read from the render instead: ${details.facts_error}` });
   if (details.judge) {
