@@ -280,6 +280,8 @@ class Interactor:
                     self.restless = out.restless = (self.idle_mutations > 0
                                                     or self.idle_mask is not None)
                     out.responds_anywhere = await self._probe()
+                    if self.restless:  # the probe's clicks took time: measure idle afresh
+                        await self._idle_baseline()
                 tried.append(str(target["sig"]))
                 start = int(target["index"]) + 1
                 record = Interaction(kind=target["kind"], label=str(target["label"]))
