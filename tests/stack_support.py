@@ -54,6 +54,9 @@ class Stack(LocalStack):
 
     def __init__(self, database_url: str, redis_url: str = REDIS_URL, **settings: str) -> None:
         tag = uuid.uuid4().hex[:8]
+        # Quotas have tests of their own; these stacks submit and watch freely.
+        settings = {"DESIGNRL_KEY_JOBS_PER_MINUTE": "100000",
+                    "DESIGNRL_KEY_EVENT_STREAMS": "1000", **settings}
         super().__init__(StackConfig(database_url, redis_url, workers=0,
                                      queue=f"test-episodes-{tag}",
                                      groups_stream=f"test-groups-{tag}",

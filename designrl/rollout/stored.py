@@ -10,10 +10,17 @@ Episodes of a group (rollouts for training) are sampled: at the job's
 no version of its own samples the version ``latest_version`` reads when the
 episode starts (the learner's newest), and that version is written on the
 episode, so its group says which policy sampled it.
+
+No episode is left running: whatever the episode raises (a policy's
+``openai.NotFoundError``, a backend's or a scorer's bug) is recorded as outcome
+``error`` with the exception's type and message, except the exceptions the caller
+names in ``passes`` (its transient faults and time limits, which it retries or records
+itself: the attempt cap bounds the retries).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -25,6 +32,8 @@ from designrl.rollout.episode import EpisodeSpec, OnStep, run_episode_spec
 from designrl.rollout.record import EpisodeRecord
 from designrl.rollout.single_turn import EpisodeContext
 from designrl.store.jobs import claim_episode, finish_episode
+
+log = logging.getLogger(__name__)
 
 Outcome = Literal["done", "duplicate", "skipped", "gave_up"]
 
@@ -54,14 +63,17 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
                        max_attempts: int = 3, server: InferenceServer | None = None,
                        latest_version: Callable[[], int | None] | None = None,
                        on_step: OnStep | None = None,
-                       context: EpisodeContext | None = None) -> Ran:
+                       context: EpisodeContext | None = None,
+                       passes: tuple[type[BaseException], ...] = ()) -> Ran:
     """Run one stored episode. Its outcome is ``done`` (written now), ``duplicate``
     (another delivery wrote it first), ``skipped`` (finished, cancelled or unknown) or
     ``gave_up`` (it was started ``max_attempts`` times already: recorded as failed).
     ``vllm:`` policies sample on ``server``; ``latest_version`` says which version
     ``vllm:latest`` is now; ``on_step`` sees each step as it is taken (the record is
     still written once, at the end); ``context`` is what single-turn episodes use (the
-    browser pool, prediction sets, registered datasets)."""
+    browser pool, prediction sets, registered datasets). An exception of a type in
+    ``passes`` propagates (the episode stays claimed, for the caller's retry); any other
+    is the episode's recorded ``error``."""
     with sessions() as session:
         episode = claim_episode(session, episode_id, worker)
         if episode is None:
@@ -78,8 +90,13 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
         spec = stored_spec(episode)
     try:
         record = run_episode_spec(spec, server, on_step, context=context)
+    except passes:
+        raise
     except ValueError as exc:  # a spec nothing can run: a recorded outcome, never a retry
         record = EpisodeRecord(outcome="error", error=str(exc))
+    except Exception as exc:  # noqa: BLE001 - a policy, backend or reward that raised
+        log.warning("episode %s raised %s", episode_id, exc, exc_info=True)
+        record = EpisodeRecord(outcome="error", error=f"{type(exc).__name__}: {exc}"[:1000])
     return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)
 
 

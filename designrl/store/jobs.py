@@ -10,6 +10,13 @@ The rules the distributed pipeline relies on:
 * Every write that can finish a job or group first locks the job row, so two
   workers finishing a job's last two episodes cannot both miss the end (and
   rows are always locked job first, then episode: no deadlock).
+* An episode that ran and could not give a result (its outcome is one of
+  ``FAILED_OUTCOMES``: the policy, a backend or the scorer raised) counts as
+  failed in a job's progress; a job none of whose episodes gave a result ends
+  ``failed``, one with some failures ``completed`` with ``error`` saying how many.
+* A running episode whose worker is gone or whose time is up is taken back
+  (``take_back_episode``): queued again, or failed once it was started as many
+  times as the attempt cap allows.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ from designrl.store.models import (
     new_id,
     utcnow,
 )
+
+# Outcomes of an episode that ran but gave no result to score (not a design's failure).
+FAILED_OUTCOMES = ("error", "infra_error")
 
 
 @dataclass(frozen=True)
@@ -122,7 +132,7 @@ def finish_episode(session: Session, episode_id: str, record: EpisodeRecord | No
         session.rollback()
         raise NotFound(f"no episode {episode_id}")
     episode = session.get(Episode, episode_id, with_for_update=True)
-    if episode.status in ("completed", "failed"):
+    if episode.status in FINISHED:  # written already, or its job was cancelled
         session.rollback()
         return Finished(False)
     now = utcnow()
@@ -196,12 +206,35 @@ def _close_group(session: Session, group_id: str | None, now: datetime) -> str |
 def _close_job(session: Session, job: Job, now: datetime) -> bool:
     if job.status in FINISHED or _unfinished(session, Episode.job_id == job.id):
         return False
-    job.status, job.finished_at = "completed", now
+    session.flush()
+    failed = job_progress(session, job.id)["failed"]
+    if failed and failed == job.episodes_total:
+        job.status = "failed"
+        job.error = f"every episode failed ({failed}); first: {_first_error(session, job.id)}"
+    else:
+        job.status = "completed"
+        if failed:
+            job.error = (f"{failed} of {job.episodes_total} episodes failed; first: "
+                         f"{_first_error(session, job.id)}")
+    job.finished_at = now
     return True
 
 
+def _first_error(session: Session, job_id: str) -> str:
+    error = session.scalar(select(Episode.error).where(Episode.job_id == job_id,
+                                                       _failed_episode())
+                           .order_by(Episode.position).limit(1))
+    return (error or "no error recorded")[:300]
+
+
+def _failed_episode():
+    return (Episode.status == "failed") | ((Episode.status == "completed")
+                                           & Episode.outcome.in_(FAILED_OUTCOMES))
+
+
 def cancel_job(session: Session, job_id: str) -> Job:
-    """Cancel a job: its queued episodes are cancelled; running ones finish and are kept."""
+    """Cancel a job: its queued and running episodes end ``cancelled`` (a worker still
+    running one finds it finished and writes nothing)."""
     job = session.get(Job, job_id, with_for_update=True)
     if job is None:
         session.rollback()
@@ -209,7 +242,7 @@ def cancel_job(session: Session, job_id: str) -> Job:
     if job.status not in FINISHED:
         now = utcnow()
         session.execute(update(Episode).where(Episode.job_id == job_id,
-                                              Episode.status == "queued")
+                                              Episode.status.in_(("queued", "running")))
                         .values(status="cancelled", finished_at=now))
         job.status, job.finished_at = "cancelled", now
     session.commit()
@@ -217,11 +250,19 @@ def cancel_job(session: Session, job_id: str) -> Job:
 
 
 def job_progress(session: Session, job_id: str) -> dict[str, int]:
-    """Episodes of the job by status (every status present, zeros included)."""
+    """Episodes of the job by status (every status present, zeros included). ``failed``
+    also counts completed episodes that gave no result (``FAILED_OUTCOMES``), which
+    ``completed`` then leaves out: the counts still add up to the job's episodes."""
     counts = dict(session.execute(select(Episode.status, func.count())
                                   .where(Episode.job_id == job_id).group_by(Episode.status)).all())
-    return {status: counts.get(status, 0)
-            for status in ("queued", "running", "completed", "failed", "cancelled")}
+    errored = session.scalar(select(func.count()).select_from(Episode).where(
+        Episode.job_id == job_id, Episode.status == "completed",
+        Episode.outcome.in_(FAILED_OUTCOMES)))
+    progress = {status: counts.get(status, 0)
+                for status in ("queued", "running", "completed", "failed", "cancelled")}
+    progress["completed"] -= errored
+    progress["failed"] += errored
+    return progress
 
 
 def list_jobs(session: Session, *, owner: str | None = None, limit: int = 50,
@@ -253,6 +294,45 @@ def requeue_candidates(session: Session, enqueued_before: datetime) -> list[str]
                     (Episode.enqueued_at.is_(None)) | (Episode.enqueued_at < enqueued_before))
              .order_by(Episode.created_at, Episode.position))
     return list(session.scalars(query))
+
+
+@dataclass(frozen=True)
+class RunningEpisode:
+    id: str
+    worker: str | None
+    started_at: datetime
+
+
+def running_episodes(session: Session, started_before: datetime) -> list[RunningEpisode]:
+    """Running episodes of live jobs that started before ``started_before``: the ones the
+    reconciler may find lost (its worker gone, or its time up)."""
+    query = (select(Episode.id, Episode.worker, Episode.started_at)
+             .join(Job, Job.id == Episode.job_id)
+             .where(Episode.status == "running", Job.status.in_(("queued", "running")),
+                    Episode.started_at < started_before)
+             .order_by(Episode.started_at))
+    return [RunningEpisode(*row) for row in session.execute(query)]
+
+
+def take_back_episode(session: Session, lost: RunningEpisode, max_attempts: int,
+                      why: str) -> tuple[str, Finished]:
+    """A lost running episode back to ``queued`` (to be enqueued again), or ``failed``
+    once it was started ``max_attempts`` times. Nothing happens if it was claimed again or
+    finished since ``lost`` was read. Returns what was done (``requeued``, ``failed``,
+    ``unchanged``) and, for a failure, what finishing it did."""
+    job = _lock_job_of(session, lost.id)
+    episode = session.get(Episode, lost.id, with_for_update=True) if job else None
+    if (episode is None or episode.status != "running" or episode.worker != lost.worker
+            or episode.started_at != lost.started_at):
+        session.rollback()
+        return "unchanged", Finished(False)
+    if episode.attempts >= max_attempts:
+        session.rollback()
+        return "failed", finish_episode(session, lost.id, failed=(
+            f"{why}; started {episode.attempts} times without finishing"))
+    episode.status, episode.worker, episode.enqueued_at = "queued", None, None
+    session.commit()
+    return "requeued", Finished(False)
 
 
 def groups_to_publish(session: Session) -> list[str]:

@@ -3,7 +3,9 @@
 Wiring only: settings, the database and Redis clients, the enqueue function, error
 handlers (422 with a readable message, 413 for oversized bodies, prediction sets having
 a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
-``/metrics``, the reconciler loop, and the layout env's OpenEnv server mounted at ``/env``.
+``/metrics``, the reconciler loop (queued episodes with no task, running episodes whose
+worker is gone or whose time is up, unpublished groups), and the layout env's OpenEnv
+server mounted at ``/env`` behind the same API keys.
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from designrl.rollout.groups import publish_group
-from designrl.rollout.reconcile import reconcile
+from designrl.rollout.reconcile import Lost, reconcile
+from designrl.rollout.workers import live_workers
 from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.models import utcnow
 from services.api import metrics
+from services.api.env_guard import RequireKey
 from services.api.routers import episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
@@ -89,7 +93,7 @@ def create_app(settings: ApiSettings | None = None, *,
         return Response(body, media_type=content_type)
 
     from services.layout_env.app import create_app as create_env_app
-    app.mount("/env", create_env_app())
+    app.mount("/env", RequireKey(create_env_app(), lambda: app.state.sessions))
     return app
 
 
@@ -103,11 +107,22 @@ async def _reconcile_forever(app: FastAPI) -> None:
             log.warning("reconcile failed: %s", exc)
 
 
+# A running episode past the workers' time limit by this much was killed by Celery (its
+# hard limit is 30 s later) and had time to record its time-out.
+OVERDUE_GRACE_S = 90.0
+
+
 def reconcile_once(app: FastAPI):
     state, settings = app.state, app.state.settings
+    now = utcnow()
+    lost = Lost(
+        started_before=now - timedelta(seconds=settings.episode_time_limit_s + OVERDUE_GRACE_S),
+        quiet_before=now - timedelta(seconds=settings.lost_worker_after_s),
+        alive=lambda names: live_workers(state.redis, names),
+        max_attempts=settings.max_attempts)
     return reconcile(
-        state.sessions, enqueued_before=utcnow() - timedelta(seconds=settings.requeue_after_s),
-        enqueue=state.enqueue,
+        state.sessions, enqueued_before=now - timedelta(seconds=settings.requeue_after_s),
+        enqueue=state.enqueue, lost=lost,
         publish=lambda group_id: publish_group(state.sessions, state.redis, group_id,
                                                settings.groups_stream))
 

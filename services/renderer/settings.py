@@ -27,6 +27,11 @@ class RendererSettings(BaseSettings):
     visibility_timeout_s: int = 900
     # How often a worker sweeps for such abandoned tasks.
     restore_interval_s: int = 10
+    # Each worker process sets a key in Redis every heartbeat_s that lives heartbeat_ttl_s:
+    # when a process dies its key expires and the API's reconciler takes its running
+    # episode back (the API's DESIGNRL_LOST_WORKER_AFTER_S waits at least this long).
+    heartbeat_s: float = Field(10.0, gt=0)
+    heartbeat_ttl_s: float = Field(30.0, gt=0)
     metrics_port: int = 0  # serve /metrics here from the worker's main process; 0: off
     # Where ``vllm:`` policies sample (vLLM's OpenAI-compatible server); None: nowhere,
     # and such episodes are recorded as errors.

@@ -3,9 +3,12 @@
 Single-turn episodes (html, svg, webpage) render in the process's own browser pool and
 may answer from stored prediction sets (``_context``). Each layout step is published live
 for the web UI as it is taken (``designrl.rollout.live``).
-Transient faults (the database or Redis unreachable) are retried with backoff; an
-episode over its time limit is recorded as a ``timeout``; anything the episode
-itself does wrong is already a recorded outcome in the library.
+Transient faults (the database or Redis unreachable, the inference server unreachable,
+overloaded or failing with a 5xx) are retried with backoff, bounded by the attempt cap;
+an episode over its time limit is recorded as a ``timeout``; any other exception is
+the episode's recorded ``error`` (the library's ``run_stored_episode``). Each process
+beats a heartbeat while it lives, so the API's reconciler can tell a running episode
+whose worker was killed and queue it again.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from designrl.rollout.live import LiveSteps, live_client
 from designrl.rollout.record import EpisodeRecord
 from designrl.rollout.single_turn import EpisodeContext
 from designrl.rollout.stored import Ran, finish_stored_episode, run_stored_episode
+from designrl.rollout.workers import Heartbeat
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.predictions import prediction_lookup
 from services.renderer import metrics
@@ -57,6 +61,25 @@ def _live_redis() -> Redis:
     return live_client(settings.redis_url)
 
 
+@cache
+def _heartbeat() -> Heartbeat:
+    """Per process, from its first task on: the pool child that claims episodes beats."""
+    return Heartbeat(_redis(), worker_name(), every_s=settings.heartbeat_s,
+                     ttl_s=settings.heartbeat_ttl_s).start()
+
+
+def _transient() -> tuple[type[BaseException], ...]:
+    """The inference server's faults worth another try (the client retried them already)."""
+    try:
+        import openai
+    except ImportError:
+        return ()
+    return (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError)
+
+
+RETRIED = (OperationalError, RedisError, *_transient())
+
+
 def _publish(group_id: str) -> None:
     publish_group(_sessions(), _redis(), group_id, settings.groups_stream)
 
@@ -83,15 +106,17 @@ def _context() -> EpisodeContext:
         datasets=settings.datasets, paths_allowed=False)
 
 
-@app.task(name=RUN_EPISODE, bind=True, autoretry_for=(OperationalError, RedisError),
+@app.task(name=RUN_EPISODE, bind=True, autoretry_for=RETRIED,
           retry_backoff=True, retry_backoff_max=60, max_retries=8)
 def run_episode(self, episode_id: str) -> str:
+    _heartbeat()
     try:
         ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
                                  publish=_publish, max_attempts=settings.max_attempts,
                                  server=INFERENCE, latest_version=_latest_version,
                                  on_step=LiveSteps(_live_redis(), episode_id),
-                                 context=_context())
+                                 context=_context(),
+                                 passes=(SoftTimeLimitExceeded, *RETRIED))
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",

@@ -1,6 +1,7 @@
 """The ``api`` fixture: the API app in process (``TestClient``) against a fresh Postgres
 schema reached through a proxy a test can cut, a private Redis queue, and four keys
-(alice and bob: users; root: admin; viewer: reader)."""
+(alice and bob: users; root: admin; viewer: reader); ``served``: a real OpenAI-compatible
+server the API checks ``vllm:`` policies against (it serves ``policy`` and ``policy-v2``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import uuid
 import pytest
 from db_support import REDIS_URL, postgres_schema
 from fastapi.testclient import TestClient
+from inference_support import ModelServer
 from redis import Redis
 from sqlalchemy.engine import make_url
 from tcp_proxy import TcpProxy
@@ -44,7 +46,8 @@ def api():
                      ("viewer", "reader"))}
         queue = f"test-api-{uuid.uuid4().hex[:8]}"
         settings = ApiSettings(database_url=proxied, redis_url=REDIS_URL, queue=queue,
-                               reconcile_every_s=0, max_body_bytes=20_000)
+                               reconcile_every_s=0, max_body_bytes=20_000,
+                               key_jobs_per_minute=100_000)  # quota tests lower it
         redis = Redis.from_url(REDIS_URL)
         try:
             with TestClient(create_app(settings)) as client:
@@ -54,3 +57,11 @@ def api():
             redis.close()
             proxy.close()
             sessions.kw["bind"].dispose()
+
+
+@pytest.fixture
+def served(api):
+    with ModelServer(["policy", "policy-v2"]) as server:
+        api.client.app.state.settings.inference_url = server.url
+        api.client.app.state.served_models = None  # no list cached from before
+        yield server

@@ -56,7 +56,7 @@ def test_bad_jobs_get_a_readable_422_and_store_nothing(api, body, says):
         assert session.scalar(select(func.count()).select_from(Job)) == 0
 
 
-def test_a_rollout_of_the_newest_policy_is_stored_for_the_workers_to_resolve(api):
+def test_a_rollout_of_the_newest_policy_is_stored_for_the_workers_to_resolve(api, served):
     body = {"kind": "rollout", "tasks": ["gen-poster"], "seeds": [1, 2],
             "policy": "vllm:latest", "group_size": 3, "temperature": 0.7}
     reply = api.call("POST", "/v1/jobs", json=body)
@@ -180,4 +180,4 @@ def test_health_metrics_docs_and_the_mounted_env(api):
     spec = api.client.get("/openapi.json").json()
     assert {"/v1/jobs", "/v1/jobs/{job_id}", "/v1/jobs/{job_id}/episodes",
             "/v1/jobs/{job_id}/cancel", "/v1/episodes/{episode_id}"} <= set(spec["paths"])
-    assert api.client.get("/env/health").status_code == 200
+    assert api.call("GET", "/env/health").status_code == 200

@@ -77,7 +77,7 @@ def test_a_benchmark_runs_each_policy_on_the_families_that_take_it(api):
         "gen-poster:rule", "gen-poster:expert", "gen-svg:expert"]
 
 
-def test_html_jobs_take_seeds_or_a_registered_folder(api, datasets):
+def test_html_jobs_take_seeds_or_a_registered_folder(api, datasets, served):
     job = submit(api, {"kind": "benchmark", "tasks": ["gen-html"], "seeds": [1_000_000, 7],
                        "policies": ["reference", "vllm:policy-v2"]}).json()
     assert stored_plans(api, job["id"]) == [
@@ -90,7 +90,7 @@ def test_html_jobs_take_seeds_or_a_registered_folder(api, datasets):
         ("html", "design2code", key, None, "blank", None, "d2c", False) for key in ("2", "10")]
 
 
-def test_svg_jobs_take_item_ids_ranges_and_registered_files(api, datasets):
+def test_svg_jobs_take_item_ids_ranges_and_registered_files(api, datasets, served):
     job = submit(api, {"kind": "benchmark", "tasks": ["svg-prompts"],
                        "items": ["traffic-light", "house"], "policies": ["expert"]})
     assert job.status_code == 202, job.text
@@ -108,7 +108,7 @@ def test_svg_jobs_take_item_ids_ranges_and_registered_files(api, datasets):
         for key in ("q-circle", "svgbench-1")]  # a stop past the end stops at the end
 
 
-def test_webpage_jobs_and_rollout_groups(api, datasets):
+def test_webpage_jobs_and_rollout_groups(api, datasets, served):
     job = submit(api, {"kind": "benchmark", "families": ["webpage"], "item_range": {"start": 0},
                        "policies": ["template"]}).json()
     assert [p[2] for p in stored_plans(api, job["id"])] == PAGE_ITEMS

@@ -163,16 +163,22 @@ def test_concurrent_last_episodes_finish_the_job_exactly_once(sessions):
             assert session.get(Job, job.id).status == "completed"
 
 
-def test_cancel_keeps_running_work_and_stops_queued(sessions):
+def test_cancel_ends_running_and_queued_episodes(sessions):
     with sessions() as session:
-        job = create_job(session, kind="benchmark", spec={}, plans=plans(3))
-        running, *queued = [e.id for e in list_episodes(session, job.id)]
+        job = create_job(session, kind="benchmark", spec={}, plans=plans(4))
+        done, running, *queued = [e.id for e in list_episodes(session, job.id)]
+        claim_episode(session, done, "w")
+        finish_episode(session, done, record())
         claim_episode(session, running, "w")
         assert cancel_job(session, job.id).status == "cancelled"
-        assert claim_episode(session, queued[0], "w") is None
-        assert finish_episode(session, running, record()).written  # nothing is lost
         progress = job_progress(session, job.id)
-        assert progress["cancelled"] == 2 and progress["completed"] == 1
+        assert progress == {"queued": 0, "running": 0, "completed": 1, "failed": 0,
+                            "cancelled": 3}
+        assert claim_episode(session, queued[0], "w") is None
+        # the worker still running one finds it over: its record is not written
+        assert not finish_episode(session, running, record()).written
+        assert session.get(Episode, running).status == "cancelled"
+        assert session.get(Episode, done).status == "completed"  # finished work is kept
         assert session.get(Job, job.id).status == "cancelled"
         with pytest.raises(NotFound):
             cancel_job(session, "nope")

@@ -14,6 +14,7 @@ from designrl.store.artifacts import artifact_names, read_artifact
 from designrl.store.models import FINISHED, ApiKey, Episode
 from services.api.deps import KeyDep, SessionDep, visible_job
 from services.api.frames import NoImage, episode_svg
+from services.api.quotas import hold_stream, holding
 from services.api.schemas import EpisodeDetail
 from services.api.streams import episode_events, live_steps
 from services.api.views import episode_detail
@@ -42,10 +43,13 @@ def get_episode(episode_id: str, session: SessionDep, key: KeyDep) -> EpisodeDet
 def stream_episode(episode_id: str, request: Request, session: SessionDep, key: KeyDep,
                    after: Annotated[int, Query(ge=-1)] = -1) -> StreamingResponse:
     """Server-Sent Events: ``episode`` (status changes), ``step`` (each step after
-    ``after``), then ``end`` (the whole episode) once it is finished."""
+    ``after``), then ``end`` (the whole episode) once it is finished. A key holds at most
+    ``key_event_streams`` open at once (429 with Retry-After past that)."""
     visible_episode(session, key, episode_id)
+    held = hold_stream(request, key)
     session.close()  # give its connection back: the stream polls with sessions of its own
-    return StreamingResponse(episode_events(request, episode_id, after),
+    return StreamingResponse(holding(episode_events(request, episode_id, after), request,
+                                     held),
                              media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

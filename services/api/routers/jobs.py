@@ -24,6 +24,7 @@ from designrl.store.models import ApiKey, Episode, Job
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
 from services.api.plans import PlanError, check_prediction_sets, job_plans
+from services.api.quotas import check_job_size, count_job
 from services.api.schemas import (
     BenchmarkJobRequest,
     EpisodePage,
@@ -34,6 +35,7 @@ from services.api.schemas import (
     Progress,
     RolloutJobRequest,
 )
+from services.api.served import check_served_policies
 from services.api.summaries import job_summary
 from services.api.views import episode_out
 
@@ -59,7 +61,9 @@ def submit_job(body: JobRequest, request: Request, session: SessionDep,
 
 def store_and_enqueue(session: Session, request: Request,
                       body: BenchmarkJobRequest | RolloutJobRequest, key: ApiKey) -> Job:
-    """Commit the job and its episodes, then enqueue them (the web UI's runs come here too)."""
+    """Commit the job and its episodes, then enqueue them (the web UI's runs come here too).
+    A valid job still waits for the key's quotas (429) and for the inference server to
+    serve its ``vllm:`` models (422, or 503 if it does not answer)."""
     settings = request.app.state.settings
     policies = body.policies if isinstance(body, BenchmarkJobRequest) else [body.policy]
     try:
@@ -71,6 +75,9 @@ def store_and_enqueue(session: Session, request: Request,
     if len(plans) > limit:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
                             f"the job has {len(plans)} episodes; the limit is {limit}")
+    check_job_size(request, key, len(plans))
+    check_served_policies(request, policies)
+    count_job(request, key)
     job = create_job(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
                      owner=key.name)
     ids = list(session.scalars(select(Episode.id).where(Episode.job_id == job.id)

@@ -6,7 +6,6 @@ the same path as any job and the page streams it (``/v1/episodes/{id}/events``).
 from __future__ import annotations
 
 import logging
-import time
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 from sqlalchemy import select
@@ -29,12 +28,11 @@ from services.api.schemas import (
     TaskOut,
     server_policy_names,
 )
+from services.api.served import served_models
 from services.api.views import episode_out
 
 log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["runs"])
-SERVED_TTL_S = 30.0  # how long the inference server's model list is reused
-SERVED_TIMEOUT_S = 2.0
 
 
 @router.get("/catalog", response_model=Catalog)
@@ -66,27 +64,6 @@ def task_out(task: Task) -> TaskOut:
                    needs_path=task.needs_path, seeded=task.seeded,
                    designgym=task.id in DESIGNGYM_TASK_IDS,
                    items=[item.id for item in load_items(task.id)] if shipped else None)
-
-
-def served_models(request: Request) -> list[str]:
-    """The inference server's model names (``GET /v1/models``), kept ``SERVED_TTL_S``; none
-    when no server is configured or it does not answer (the catalog still answers)."""
-    settings = request.app.state.settings
-    if not settings.inference_url:
-        return []
-    cached = getattr(request.app.state, "served_models", None)
-    if cached is not None and time.monotonic() - cached[0] < SERVED_TTL_S:
-        return cached[1]
-    from designrl.inference.vllm_server import AdapterRegistry
-
-    try:
-        models = AdapterRegistry(settings.inference_url, settings.inference_api_key,
-                                 timeout=SERVED_TIMEOUT_S).served()
-    except Exception as exc:  # noqa: BLE001 - an unreachable server lists nothing
-        log.warning("inference server %s: no model list (%s)", settings.inference_url, exc)
-        models = []
-    request.app.state.served_models = (time.monotonic(), models)
-    return models
 
 
 @router.post("/runs", response_model=RunOut, status_code=status.HTTP_202_ACCEPTED,
