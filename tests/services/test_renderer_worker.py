@@ -119,6 +119,43 @@ def test_a_worker_killed_mid_episode_loses_nothing_and_duplicates_nothing(stack)
     assert len(Redis.from_url(stack.redis_url).xrange(stack.stream)) == 2
 
 
+def test_a_worker_killed_outright_and_never_restarted_is_replaced_by_the_reconciler():
+    """The whole victim worker (parent and pool child) is SIGKILLed mid-episode, so Celery
+    would give its task back only after the 900 s visibility timeout: the API's reconciler
+    sees the worker's heartbeat expire and queues the episode again, and another worker
+    runs it within the reconciler's period."""
+    with postgres_schema() as url:
+        upgrade(url)
+        stack = Stack(url, DESIGNRL_EPISODE_TIME_LIMIT_S="60", DESIGNRL_HEARTBEAT_S="0.5",
+                      DESIGNRL_HEARTBEAT_TTL_S="2", DESIGNRL_RECONCILE_EVERY_S="1",
+                      DESIGNRL_LOST_WORKER_AFTER_S="2")
+        try:
+            stack.start_api()  # runs the reconciler
+            stack.start_worker("victim")
+            job_id = submit(stack, plans(["gen-poster", "gen-editorial"], [1_000_000],
+                                         ["expert"]))
+            deadline = time.monotonic() + 60
+            running = None
+            while running is None and time.monotonic() < deadline:
+                with stack.sessions() as session:
+                    running = session.scalar(select(Episode).where(
+                        Episode.job_id == job_id, Episode.status == "running"))
+                time.sleep(0.05)
+            assert running is not None, "no episode started"
+            stack.kill("victim")
+            stack.start_worker("rescuer")
+            killed_at = time.monotonic()
+            stack.wait_for(job_id, timeout=60)
+            assert time.monotonic() - killed_at < 60  # far inside the visibility timeout
+            with stack.sessions() as session:
+                episodes = list_episodes(session, job_id)
+                assert all(e.status == "completed" and e.outcome == "ok" for e in episodes)
+                rerun = session.get(Episode, running.id)
+                assert rerun.attempts == 2 and rerun.worker != running.worker
+        finally:
+            stack.close()
+
+
 def test_a_database_outage_mid_job_is_retried_not_lost():
     """Workers reach Postgres through a proxy that is cut for a few seconds mid-job: their
     writes fail, the tasks retry with backoff, and every episode is still written once."""
