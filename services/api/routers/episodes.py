@@ -39,7 +39,9 @@ def get_episode(episode_id: str, session: SessionDep, key: KeyDep) -> EpisodeDet
 
 
 @router.get("/episodes/{episode_id}/events", response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}}}})
+            responses={200: {"content": {"text/event-stream": {}}},
+                       429: {"description": "the key holds as many event streams as it may; "
+                                            "Retry-After says when to look again"}})
 def stream_episode(episode_id: str, request: Request, session: SessionDep, key: KeyDep,
                    after: Annotated[int, Query(ge=-1)] = -1) -> StreamingResponse:
     """Server-Sent Events: ``episode`` (status changes), ``step`` (each step after

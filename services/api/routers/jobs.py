@@ -51,7 +51,16 @@ def job_out(session: Session, job: Job) -> JobOut:
                   finished_at=job.finished_at, error=job.error)
 
 
-@router.post("/jobs", status_code=status.HTTP_202_ACCEPTED, response_model=JobOut)
+SUBMIT_REFUSALS = {
+    429: {"description": "over a per-key quota (episodes in one job, jobs a minute); "
+                         "Retry-After says in how many seconds"},
+    503: {"description": "the database, or the inference server a vllm: policy needs, "
+                         "did not answer; nothing was stored (Retry-After)"},
+}
+
+
+@router.post("/jobs", status_code=status.HTTP_202_ACCEPTED, response_model=JobOut,
+             responses=SUBMIT_REFUSALS)
 def submit_job(body: JobRequest, request: Request, session: SessionDep,
                key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
     """Store the job and its episodes, then enqueue them. If the broker is down the job is
@@ -141,6 +150,7 @@ def get_job_summary(job_id: str, session: SessionDep, key: KeyDep) -> JobSummary
 @router.post("/jobs/{job_id}/cancel", response_model=JobOut)
 def post_cancel(job_id: str, session: SessionDep,
                 key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
-    """Cancel: queued episodes are dropped; running ones finish and are kept."""
+    """Cancel: queued and running episodes end ``cancelled`` (a worker still on one writes
+    nothing); finished ones are kept."""
     visible_job(session, key, job_id)
     return job_out(session, cancel_job(session, job_id))

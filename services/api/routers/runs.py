@@ -18,7 +18,7 @@ from designrl.tasks.family import Family, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 from services.api.deps import KeyDep, SessionDep
 from services.api.plans import PlanError, job_plans
-from services.api.routers.jobs import store_and_enqueue
+from services.api.routers.jobs import SUBMIT_REFUSALS, store_and_enqueue
 from services.api.schemas import (
     SERVED_POLICY,
     Catalog,
@@ -67,7 +67,8 @@ def task_out(task: Task) -> TaskOut:
 
 
 @router.post("/runs", response_model=RunOut, status_code=status.HTTP_202_ACCEPTED,
-             responses={200: {"model": RunOut, "description": "a finished episode (cached)"}})
+             responses={200: {"model": RunOut, "description": "a finished episode (cached)"},
+                        **SUBMIT_REFUSALS})
 def start_run(body: RunRequest, request: Request, response: Response, session: SessionDep,
               key: KeyDep) -> RunOut:
     """The finished episode with these settings (200), or a new one-episode job (202)."""

@@ -89,7 +89,7 @@ async function refresh() {
 async function cancel(job) {
   try {
     jobs.set(job.id, await api(`/v1/jobs/${job.id}/cancel`, { method: 'POST' }));
-    notice(`Cancelled job ${shortId(job.id)}; its running episodes finish and are kept.`);
+    notice(`Cancelled job ${shortId(job.id)}; its queued and running episodes are cancelled (finished ones are kept).`);
     render();
   } catch (error) {
     showError(error);
