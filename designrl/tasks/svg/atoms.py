@@ -46,6 +46,15 @@ ELSEWHERE = 4 * SHOWN
 """A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
 
+def painted(scene: Scene, colors: tuple[ColorSpec, ...]) -> bool:
+    """Whether a shape the render shows is painted one of ``colors`` (fill, stroke or a
+    gradient's stop), or the SVG paints in ways shapes do not list (then: perhaps)."""
+    if scene.facts.colour_effects or any(spec.qualified for spec in colors):
+        return True
+    return any(spec.matches(rgb) for shape in scene.facts.shapes for rgb in shape.colors
+               for spec in colors)
+
+
 def _names(specs: tuple[ColorSpec, ...]) -> str:
     return " or ".join(s.text for s in specs)
 
@@ -78,10 +87,18 @@ class Shown:
         detail = f"{seen:.2%} of the canvas strictly, {near:.2%} loosely"
         if seen >= SHOWN:
             return True, detail
+        everywhere = max(pixels.share(pixels.mask(c)) for c in self.colors)
         if self.region and max(pixels.share(pixels.mask(c), loose) for c in self.colors) \
-                < ABSENT and max(pixels.share(pixels.mask(c)) for c in self.colors) >= ELSEWHERE:
+                < ABSENT and everywhere >= ELSEWHERE:
             return False, detail + ", and clearly elsewhere"  # the thing is there, not here
-        return (False if near < ABSENT else None), detail
+        if near < ABSENT:
+            return False, detail
+        if everywhere < ABSENT and not painted(scene, self.colors):
+            # What loosely looks like it is other colours' shades: no visible shape is
+            # painted this colour (thin lines and letters, which the strict mask erodes
+            # away, are shapes), and nothing paints colours no shape lists.
+            return False, detail + ", and no shape is painted it"
+        return None, detail
 
     def describe(self) -> str:
         where = f" in the {self.region.replace('_', ' ')}" if self.region else ""

@@ -175,7 +175,7 @@ def colour_families(rgb: RGB) -> frozenset[str]:
     if (chroma < 0.12 or sat < 0.1) and not tinted:
         if light < 0.22:
             names.add("black")
-        if 0.18 < light < 0.9:
+        if 0.18 < light < 0.95:  # #eee and #e4e6e9 are what people call light grey
             names.add("gray")
         if light > 0.86:
             names.add("white")
@@ -210,6 +210,9 @@ class ColorSpec:
     family: str | None = None
     modifier: str | None = None
     rgb: RGB | None = None
+    qualified: bool = False
+    """Narrowed by a word the reader does not know ("wheat brown", "sandy yellow"): the
+    shade meant may be outside the named one, so it is never called absent outright."""
 
     def matches(self, rgb: RGB) -> bool:
         if self.family is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 from designrl.tasks.svg.colors import RGB, parse_color
+from designrl.tasks.svg.effects import colour_effects
 from designrl.tasks.svg.geometry import (
     IDENTITY,
     Matrix,
@@ -101,6 +102,8 @@ class SvgFacts:
     element_count: int = 0
     external_refs: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    colour_effects: tuple[str, ...] = ()
+    """Features that paint colours no shape lists (``effects``): no colour is called absent."""
 
     @property
     def canvas_size(self) -> tuple[float, float]:
@@ -128,6 +131,7 @@ def svg_facts(root: Element, limits: SvgLimits = DEFAULT_LIMITS) -> SvgFacts:
     walker = _Walker(root, facts, limits)
     walker.visit(root, IDENTITY, {}, 1.0, 0)
     facts.element_count = sum(1 for _ in root.iter())
+    facts.colour_effects = colour_effects(root)
     _mark_background(facts)
     return facts
 

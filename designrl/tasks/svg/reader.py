@@ -69,7 +69,7 @@ from designrl.tasks.svg.binding import (
     quote_labels,
     subject_nouns,
 )
-from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.colors import ColorSpec, color_spec
 from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
 from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
@@ -339,9 +339,8 @@ def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorS
     where = re.search(r"\b(?:background|backdrop)\b", lower)
     if where is None or "gradient" in lower:
         return []
-    if re.search(rf"\b(?!{CANVAS[3:-1]}\b)[a-z]+ (?:with|has|having) (?:a |an )?[a-z\- ]*$",
-                 lower[:where.start()]):
-        return []  # "a tile with a light blue background": the tile's, not the canvas's
+    if _owned_background(lower, where):
+        return []  # "the icon background", "a tile with a blue background": not the canvas's
     out = []
     for span, specs in colors:
         between = lower[span[1]:where.start()] if span[1] <= where.start() else \
@@ -355,6 +354,30 @@ def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorS
     if out:
         spans.append(where.span())
     return out
+
+
+_NOT_CANVAS = rf"(?!{CANVAS[3:-1]}\b|sky\b)[a-z]+"
+_OWNERS = (
+    rf"\b({_NOT_CANVAS}) (?:(?:should|must|will|shall|would|can|to|does|do) )?"
+    r"(?:with|has|have|having) (?:a |an )?[a-z\- ]*$",  # "the screen should have a grey ..."
+    rf"\b(?:the|a|an|its|their|his|her) ({_NOT_CANVAS}) $",  # "the icon background"
+)
+_SHAPE_NOUNS = r"(?:circle|disc|disk|square|rectangle|shape|tile|badge|box|panel|ellipse|oval)"
+
+
+def _owned_background(lower: str, where: re.Match) -> bool:
+    """Whether the sentence's background belongs to a part, not the canvas: a noun owns it
+    ("the icon background", "the screen should have a grey background", "the background of
+    the chart") or it is a shape ("the background should be a light blue circle")."""
+    before, after = lower[:where.start()], lower[where.end():]
+    for pattern in _OWNERS:
+        found = re.search(pattern, before)
+        if found and found.group(1) not in FUNCTION_WORDS and color_spec(found.group(1)) is None:
+            return True
+    owner = re.match(r" (?:color |colour )?of (?:the |a |an |its )?([a-z]+)", after)
+    if owner and not re.fullmatch(CANVAS, owner.group(1)) and owner.group(1) != "sky":
+        return True
+    return bool(re.search(rf"\b{_SHAPE_NOUNS}s?\b", after.split(",")[0]))
 
 
 def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | None:

@@ -4,8 +4,9 @@ in a clause, and the function words a reading may leave unread (``reader``)."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from designrl.tasks.svg.colors import ColorSpec, color_spec
+from designrl.tasks.svg.colors import CSS_COLORS, ColorSpec, color_spec
 
 BASIC = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "white",
          "gray", "cyan", "magenta", "violet", "indigo", "turquoise", "teal", "navy", "maroon",
@@ -57,6 +58,8 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
         spec = color_spec(phrase) or color_spec(word)
         if spec is None:
             return None
+        if not shade and _qualified(lower[:start]):
+            spec = replace(spec, qualified=True)
         specs = [spec]
         if found.group("second"):
             second = color_spec(found.group("second").lower())
@@ -77,3 +80,20 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
         else:
             merged.append((span, specs))
     return merged
+
+
+COLOUR_NOUNS = frozenset("""
+sandy sand honey rust rusty mustard lemon earthy earth terracotta caramel copper bronze brass
+ruby cherry rose wine peach stone ash smoky smoke butter buttery creamy mint ocean blood fire
+grass grassy leafy leaf moss mossy pine sunny sunshine candy bubblegum sage clay brick
+""".split())
+"""Nouns and adjectives that narrow a colour word they stand before ("sandy yellow")."""
+
+
+def _qualified(before: str) -> bool:
+    """Whether the word right before a colour narrows it to a shade the reader does not
+    know ("light wheat brown", "sandy yellow"): a CSS colour name or a colour noun, not a
+    size or a shape ("a wide purple button")."""
+    found = re.search(r"([a-z]+) $", before)
+    return bool(found) and found.group(1) not in BASIC and (
+        found.group(1) in COLOUR_NOUNS or found.group(1) in CSS_COLORS)
