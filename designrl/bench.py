@@ -185,6 +185,11 @@ def run_stored_case(database_url: str, episode_id: str,
                              worker=f"embedded:{os.getpid()}", context=context)
     if ran.record is None:
         raise RuntimeError(f"episode {episode_id} did not run here ({ran.outcome})")
+    if ran.record.outcome == "error" and get_family(ran.spec.family).multi_turn:
+        # a layout row is its steps and scores; an episode that raised has none (it is
+        # recorded in the store): the bench stops with what went wrong
+        raise RuntimeError(f"{ran.spec.policy} on {ran.spec.task_id} seed {ran.spec.seed}: "
+                           f"{ran.record.error}")
     return episode_row(ran.spec, ran.record, episode_id)
 
 
