@@ -326,8 +326,7 @@ def take_back_episode(session: Session, lost: RunningEpisode, max_attempts: int,
             or episode.started_at != lost.started_at):
         session.rollback()
         return "unchanged", Finished(False)
-    if episode.attempts >= max_attempts:
-        session.rollback()
+    if episode.attempts >= max_attempts:  # finished in this transaction: the locks hold
         return "failed", finish_episode(session, lost.id, failed=(
             f"{why}; started {episode.attempts} times without finishing"))
     episode.status, episode.worker, episode.enqueued_at = "queued", None, None

@@ -25,6 +25,8 @@ from designrl.store.jobs import (
     mark_enqueued,
     mark_published,
     requeue_candidates,
+    running_episodes,
+    take_back_episode,
 )
 from designrl.store.migrate import downgrade, tables, upgrade
 from designrl.store.models import Episode, Group, Job, RewardComponent, Step, utcnow
@@ -196,6 +198,31 @@ def test_reconciler_finds_queued_episodes_no_task_holds(sessions):
         assert ids[1] not in requeue_candidates(session, now + timedelta(seconds=1))
         cancel_job(session, job.id)
         assert requeue_candidates(session, now + timedelta(seconds=1)) == []
+
+
+def test_a_lost_running_episode_is_taken_back_once_or_failed_at_the_cap(sessions):
+    with sessions() as session:
+        job = create_job(session, kind="benchmark", spec={}, plans=plans(2))
+        first, second = [e.id for e in list_episodes(session, job.id)]
+        claim_episode(session, first, "w:1")
+        claim_episode(session, second, "w:2")
+        claim_episode(session, second, "w:3")  # started twice
+        later = utcnow() + timedelta(seconds=1)
+        assert running_episodes(session, utcnow() - timedelta(minutes=5)) == []
+        lost = {r.id: r for r in running_episodes(session, later)}
+        assert set(lost) == {first, second}
+        claim_episode(session, first, "w:4")  # redelivered meanwhile: no longer lost
+        assert take_back_episode(session, lost[first], 2, "gone")[0] == "unchanged"
+        done, finished = take_back_episode(session, lost[second], 2, "its worker w:3 is gone")
+        assert done == "failed" and finished.written
+        episode = session.get(Episode, second)
+        assert episode.status == "failed"
+        assert episode.error == "its worker w:3 is gone; started 2 times without finishing"
+        first_lost, = running_episodes(session, later)
+        assert take_back_episode(session, first_lost, 3, "gone")[0] == "requeued"
+        episode = session.get(Episode, first)
+        assert (episode.status, episode.worker, episode.enqueued_at) == ("queued", None, None)
+        assert requeue_candidates(session, utcnow()) == [first]
 
 
 def test_jobs_page_newest_first_without_gaps_or_repeats(sessions):
