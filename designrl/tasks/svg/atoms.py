@@ -47,12 +47,14 @@ ELSEWHERE = 4 * SHOWN
 
 
 def painted(scene: Scene, colors: tuple[ColorSpec, ...]) -> bool:
-    """Whether a shape the render shows is painted one of ``colors`` (fill, stroke or a
-    gradient's stop), or the SVG paints in ways shapes do not list (then: perhaps)."""
+    """Whether a shape the render shows, or one too small to be sure of, is painted one of
+    ``colors`` (fill, stroke or a gradient's stop), or the SVG paints in ways shapes do not
+    list (then: perhaps). Pixels alone cannot say: thin lines and letters erode out of
+    strict masks."""
     if scene.facts.colour_effects or any(spec.qualified for spec in colors):
         return True
-    return any(spec.matches(rgb) for shape in scene.facts.shapes for rgb in shape.colors
-               for spec in colors)
+    return any(spec.matches(rgb) for shape in (*scene.facts.shapes, *scene.small)
+               for rgb in shape.colors for spec in colors)
 
 
 def _names(specs: tuple[ColorSpec, ...]) -> str:

@@ -216,6 +216,8 @@ class ColorSpec:
 
     def matches(self, rgb: RGB) -> bool:
         if self.family is not None:
+            if _pale_shade(self.family, self.modifier, rgb):
+                return True
             if self.family not in colour_families(rgb):
                 return False
             return _modifier_ok(self.modifier, rgb)
@@ -261,6 +263,18 @@ def _near_family(family: str, rgb: RGB) -> bool:
         return False  # dark yellow and dark orange read as brown
     bands = _HUE_BANDS.get(family, ())
     return any(_hue_gap(hue, lo, hi) <= NEAR_HUE for lo, hi in bands)
+
+
+def _pale_shade(family: str, modifier: str | None, rgb: RGB) -> bool:
+    """The pale shades basic families leave out: off-white (a warm or cool tint of white)
+    and light brown (tan, a light wood: brown's own family stops at dark colours)."""
+    hue, sat, light = hsl(rgb)
+    chroma = (max(rgb) - min(rgb)) / 255
+    if family == "white" and modifier == "off":
+        return light >= 0.85 and chroma <= 0.2
+    if family == "brown" and modifier in ("light", "pale"):
+        return (hue <= 50 or hue >= 345) and 0.45 <= light <= 0.82 and chroma >= 0.12
+    return False
 
 
 def _hue_gap(hue: float, lo: float, hi: float) -> float:
@@ -311,6 +325,8 @@ def color_spec(phrase: str) -> ColorSpec | None:
         joined = "".join(words)
         if joined in CSS_COLORS:
             return ColorSpec(text, rgb=CSS_COLORS[joined])
+        if words[0] == "off" and words[1] == "white":
+            return ColorSpec(text, family="white", modifier="off")
         first, last = color_spec(words[0]), color_spec(words[1])
         if (first is None and words[0] not in DESCRIPTIVE) or last is None:
             return None

@@ -137,7 +137,7 @@ class Pieces:
     n: int
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        pieces = sum(len(s.subpaths) for s in scene.facts.drawn
+        pieces = sum(len(s.subpaths) for s in (*scene.facts.drawn, *scene.small)
                      if s.tag != "text" and any(self.color.near(c) for c in s.colors))
         patterned = any(s.patterned for s in scene.facts.shapes)
         return (False if pieces < self.n and not patterned else None), \

@@ -35,6 +35,9 @@ class Scene:
     box: tuple[float, float, float, float]
     _background: RGB | None = field(default=None, repr=False)
     _pixels: Pixels | None = field(default=None, repr=False)
+    small: tuple[Shape, ...] = ()
+    """Shapes too small to be sure they show (``visibility.small_shapes``): a tiny star is
+    still a white thing."""
 
     @property
     def pixels(self) -> Pixels:

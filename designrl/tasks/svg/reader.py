@@ -356,12 +356,19 @@ def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorS
     return out
 
 
-_NOT_CANVAS = rf"(?!{CANVAS[3:-1]}\b|sky\b)[a-z]+"
+_NOT_CANVAS = r"(?!(?:canvas|image|picture|drawing|scene|svg|artwork|illustration|page|sky)\b)[a-z]+"
+"""A word that may own a background: anything but the drawing itself ("the card" may be
+a part, "centred on a light grey page")."""
 _OWNERS = (
     rf"\b({_NOT_CANVAS}) (?:(?:should|must|will|shall|would|can|to|does|do) )?"
     r"(?:with|has|have|having) (?:a |an )?[a-z\- ]*$",  # "the screen should have a grey ..."
     rf"\b(?:the|a|an|its|their|his|her) ({_NOT_CANVAS}) $",  # "the icon background"
 )
+_NOT_OWNERS = frozenset(SHADES) | frozenset("""
+it this that which and or very also only plain solid simple flat uniform pure single whole
+entire overall main same different its their
+""".split())
+"""Words before "background" that name no part owning it ("a plain background")."""
 _SHAPE_NOUNS = r"(?:circle|disc|disk|square|rectangle|shape|tile|badge|box|panel|ellipse|oval)"
 
 
@@ -372,10 +379,10 @@ def _owned_background(lower: str, where: re.Match) -> bool:
     before, after = lower[:where.start()], lower[where.end():]
     for pattern in _OWNERS:
         found = re.search(pattern, before)
-        if found and found.group(1) not in FUNCTION_WORDS and color_spec(found.group(1)) is None:
+        if found and found.group(1) not in _NOT_OWNERS and color_spec(found.group(1)) is None:
             return True
     owner = re.match(r" (?:color |colour )?of (?:the |a |an |its )?([a-z]+)", after)
-    if owner and not re.fullmatch(CANVAS, owner.group(1)) and owner.group(1) != "sky":
+    if owner and re.fullmatch(_NOT_CANVAS, owner.group(1)):
         return True
     return bool(re.search(rf"\b{_SHAPE_NOUNS}s?\b", after.split(",")[0]))
 

@@ -65,7 +65,7 @@ from designrl.tasks.svg.predicates import Scene, background_color, ink_fraction
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reader import read_requirements
 from designrl.tasks.svg.spec import SvgItem
-from designrl.tasks.svg.visibility import visible_facts, void_boxes
+from designrl.tasks.svg.visibility import small_shapes, visible_facts, void_boxes
 
 FORMAT_WEIGHT = 0.1
 NON_BLANK_WEIGHT = 0.1
@@ -194,7 +194,8 @@ def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[
     background = background_color(image, box)
     visible = visible_facts(facts, image, box, background, size)
     scene = Scene(visible, image, box, background,
-                  Pixels(image, box, void_boxes(visible, size)))
+                  Pixels(image, box, void_boxes(visible, size)),
+                  small_shapes(facts, box, size))
     ink = ink_fraction(image, scene.box, scene.background)
     details = check_requirements(requirements, scene)
     components = {"format": float(format_ok), "validity": 1.0, "non_blank": float(ink >= MIN_INK)}

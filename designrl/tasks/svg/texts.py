@@ -69,6 +69,8 @@ def text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
     if len(objects) != 1 or len(objects[0][1]) != 1:
         return None
     (start, end), (spec,) = objects[0]
+    if re.search(r"\b(?:labell?ed|marked|tagged) qq\d+qq in $", lower[:start]):
+        return None  # "a button labelled 'Log in' in teal": the button's colour, perhaps
     if re.search(r"\bin $", lower[:start]) or re.match(
             r" (?:capital |bold |large |small |big )?(?:letters|text|font|lettering|type)\b",
             lower[end:]):

@@ -27,6 +27,8 @@ MATCH = 48
 """How far (RGB distance) a pixel may be from a shape's paint and still be that paint."""
 MIN_CONTRAST = 24
 """A paint (after its opacity) this close to the background shows only on other shapes."""
+TINY = 100.0
+"""Page pixels (a 10 x 10 box) under which a shape is a detail, not a thing to see whole."""
 MIN_ALPHA = 0.15
 """A paint fainter than this (opacity and fill-opacity multiplied) is not seen."""
 
@@ -59,8 +61,26 @@ def visible_facts(facts: SvgFacts, image: np.ndarray, box: tuple[float, float, f
     return replace(facts, shapes=shapes)
 
 
-def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
-          box: tuple[float, float, float, float], background: RGB, size: int) -> Shape | None:
+def small_shapes(facts: SvgFacts, box: tuple[float, float, float, float],
+                 size: int) -> tuple[Shape, ...]:
+    """Shapes on the canvas too small for ``_seen`` to be sure of (tiny stars, dots under
+    ``TINY`` page pixels), painted at a visible opacity: what they paint is not absent, only
+    unseen, and they are pieces a count may need. A big shape that does not show (buried,
+    faded out) is not one of them."""
+    out = []
+    for shape in facts.drawn:
+        page = _page_box(shape, facts, box, size)
+        if page is None or (page[2] - page[0]) * (page[3] - page[1]) > TINY:
+            continue
+        if max(shape.fill_alpha if shape.fill else 0.0,
+               shape.stroke_alpha if shape.stroke else 0.0) >= MIN_ALPHA:
+            out.append(shape)
+    return tuple(out)
+
+
+def _page_box(shape: Shape, facts: SvgFacts, box: tuple[float, float, float, float],
+              size: int) -> tuple[float, float, float, float] | None:
+    """The shape's box on the page, cut to the canvas; None when off it or under a pixel."""
     sx, sy, ox, oy = canvas_transform(facts, size)
     cx, cy = facts.canvas[0], facts.canvas[1]
     pad = shape.stroke_width / 2
@@ -74,6 +94,15 @@ def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
     bx1, by1 = min(x1, box[2]), min(y1, box[3])
     if bx1 - bx0 < 1 or by1 - by0 < 1:
         return None  # off the canvas, or too small to draw
+    return bx0, by0, bx1, by1
+
+
+def _seen(shape: Shape, facts: SvgFacts, image: np.ndarray,
+          box: tuple[float, float, float, float], background: RGB, size: int) -> Shape | None:
+    page = _page_box(shape, facts, box, size)
+    if page is None:
+        return None
+    bx0, by0, bx1, by1 = page
     region = image[int(by0):int(np.ceil(by1)), int(bx0):int(np.ceil(bx1)), :3].astype(np.int32)
     if region.size == 0:
         return None

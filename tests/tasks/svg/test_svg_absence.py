@@ -1,0 +1,103 @@
+"""When the reader may call a named colour absent: no pixel strictly that colour and no
+shape painted it (tiny ones included), unless the SVG paints in ways shapes do not list or
+the colour is narrowed by a word the reader does not know; and which sentences give the
+canvas's background (rough raster, no browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.atoms import Background, Exact, Text
+from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.reader import read_requirement
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+WARM = ('<rect x="40" y="40" width="120" height="80" fill="#e8743b"/>'  # orange: loosely red
+        '<circle cx="280" cy="150" r="50" fill="#c2185b"/>')  # raspberry: loosely red too
+SCARF = "A red scarf should be wrapped around his neck"
+
+
+def _verdict(body: str, requirement: str, backdrop: str = "#ffffff") -> str:
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 300">'
+                                f'<rect width="400" height="300" fill="{backdrop}"/>{body}</svg>'))
+    (detail,) = score_svg(facts, rasterize(facts), [requirement]).details
+    return detail.verdict
+
+
+def test_a_colour_only_other_colours_loosely_resemble_is_absent():
+    assert _verdict(WARM, SCARF) == "fail"
+    assert _verdict(WARM + '<rect x="200" y="60" width="60" height="14" fill="#d62828"/>',
+                    SCARF) != "fail"
+
+
+@pytest.mark.parametrize("detail", [
+    '<line x1="20" y1="250" x2="380" y2="250" stroke="#d62828" stroke-width="1"/>',
+    '<text x="200" y="260" font-size="9" fill="#d62828">red</text>',
+    '<circle cx="200" cy="260" r="1.5" fill="#d62828"/>' * 3,
+])
+def test_thin_or_tiny_shapes_painted_the_colour_keep_it_from_being_absent(detail):
+    """A 1-unit line, small letters or tiny dots erode out of the strict mask, yet they are
+    painted red: not absent."""
+    assert _verdict(WARM + detail, SCARF) != "fail"
+
+
+def test_paint_the_shapes_do_not_list_is_never_called_absent():
+    flood = ('<defs><filter id="f"><feFlood flood-color="#d62828"/></filter></defs>'
+             '<rect x="0" y="0" width="5" height="5" fill="#e8743b" filter="url(#f)"/>')
+    assert _verdict(WARM + flood, SCARF) != "fail"
+
+
+def test_tiny_stars_count_as_the_pieces_they_are():
+    stars = "".join(f'<circle cx="{30 + 32 * i}" cy="{20 + 7 * (i % 3)}" r="1.2" fill="#ffffff"/>'
+                    for i in range(12))
+    rule = "At least ten tiny white stars are scattered across the sky above the buildings"
+    assert _verdict(stars, rule, backdrop="#14305c") != "fail"
+    few = "".join(f'<circle cx="{30 + 32 * i}" cy="20" r="1.2" fill="#ffffff"/>' for i in range(4))
+    assert _verdict(few, rule, backdrop="#14305c") == "fail"
+
+
+@pytest.mark.parametrize(("rule", "paint"), [
+    ("The bottom layer should be coloured a light wheat brown", "#e3c48d"),
+    ("The sand should be a sandy yellow", "#e2c391"),
+    ("The pages are an off-white, slightly warm colour", "#faf3e3"),
+    ("The book lies on a light brown wooden desk", "#c89b6a"),
+    ("The background around the clock should be light grey", "#e4e6e9"),
+])
+def test_shades_people_name_loosely_are_not_failed(rule, paint):
+    assert _verdict(f'<rect x="20" y="20" width="200" height="150" fill="{paint}"/>', rule) \
+        != "fail"
+
+
+def test_pale_shades_match_their_names():
+    assert color_spec("off-white".replace("-", " ")).matches((250, 243, 227))
+    assert not color_spec("white").matches((250, 243, 227))
+    assert color_spec("light brown").matches((200, 155, 106))
+    assert not color_spec("light brown").matches((90, 60, 30))  # dark brown is not light
+    assert color_spec("light gray").matches((238, 238, 238))
+
+
+@pytest.mark.parametrize(("sentence", "canvas"), [
+    ("Set the poster against a black background", True),
+    ("The background should be a soft yellow", True),
+    ("The icon background should be a light blue circle", False),
+    ("The screen should have a light grey background", False),
+    ("The card has rounded corners and a dark navy background, centred on a light grey page",
+     False),
+    ("The icon should sit on a rounded square tile with a light blue background", False),
+    ("The background of the chart should be white", False),
+    ("The background of the image must be a light blue sky", True),
+])
+def test_only_the_drawing_s_own_background_is_read_off_the_canvas_rim(sentence, canvas):
+    atoms = read_requirement(sentence).atoms
+    assert any(isinstance(a, Background) or (isinstance(a, Exact) and "background" in
+                                             a.describe()) for a in atoms) is canvas, atoms
+
+
+def test_a_colour_after_a_label_may_be_the_labelled_part_s():
+    atoms = read_requirement("A full-width button labelled 'Log in' in teal sits below the "
+                             "checkbox").atoms
+    assert Text("Log in") in atoms and not any(isinstance(a, Text) and a.color for a in atoms)
