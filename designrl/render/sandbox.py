@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
@@ -66,6 +67,25 @@ def classify(url: str, *, navigation: bool, main_frame: bool, document_url: str 
     return "asset" if ours else "block"
 
 
+# Anything that lets a document run script without being clicked: a script element, an
+# event handler attribute, a frame or plugin (a data: or srcdoc document may hold script in
+# a form no pattern sees), a refresh. Over-matching costs a blank navigation, nothing more.
+_MAY_RUN_SCRIPT = re.compile(
+    r"<\s*script|<\s*(?:iframe|frame|object|embed|portal|fencedframe)\b"
+    r"|[\s/\"'`]on[a-z]+\s*=|http-equiv\s*=\s*[\"']?\s*refresh",
+    re.IGNORECASE,
+)
+
+
+def may_run_script(html: str) -> bool:
+    """Whether a document could still act after its job (timers, unload handlers, workers).
+
+    Conservative: a False means it has nothing that runs on its own, so ending its job
+    needs no more than stopping script; a True means the page is blanked after the job.
+    """
+    return _MAY_RUN_SCRIPT.search(html) is not None
+
+
 @dataclass
 class Job:
     """The page one slot is serving now; the router answers for it until it is cleared."""
@@ -75,6 +95,9 @@ class Job:
     url: str
     events: PageEvents = field(default_factory=PageEvents)
     document_served: bool = False
+    entered: bool = False
+    """The job's document has committed: from here on, events on the page are the job's.
+    Before that they come from the document it replaces (its timers and unload handlers)."""
     abort_reason: str | None = None
     aborted: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -86,11 +109,21 @@ class Job:
 
 
 class Router:
-    """Routes for one browser context. ``job`` is swapped per render; with no job, all is blocked."""
+    """Routes for one browser context. ``job`` is swapped per render; with no job, all is blocked.
+
+    Requests are recorded only once the job's document has committed (``Job.entered``):
+    before that, anything but the document itself is the replaced document's doing.
+    """
 
     def __init__(self, assets: AssetStore) -> None:
         self.assets = assets
         self.job: Job | None = None
+
+    @property
+    def live_job(self) -> Job | None:
+        """The job whose document is on the page now, if any: the one events belong to."""
+        job = self.job
+        return job if job is not None and job.entered else None
 
     async def handle(self, route: Route) -> None:
         request = route.request
@@ -120,7 +153,7 @@ class Router:
                 )
             elif action == "asset":
                 body = self.assets.get(unquote(urlsplit(url).path))
-                if job is not None:
+                if job is not None and job.entered:
                     job.events.served(url)
                 if body is None:
                     await route.fulfill(status=404, body="", content_type="text/plain")
@@ -129,7 +162,7 @@ class Router:
             elif action == "local":
                 await route.continue_()
             else:
-                if job is not None:
+                if job is not None and job.entered:
                     job.events.blocked(url)
                     if new_window:
                         job.events.popup(id(request))
@@ -140,15 +173,15 @@ class Router:
 
     async def handle_websocket(self, ws: WebSocketRoute) -> None:
         """WebSockets never connect: record and close without reaching any server."""
-        if self.job is not None:
-            self.job.events.blocked(ws.url)
+        if self.live_job is not None:
+            self.live_job.events.blocked(ws.url)
         try:
             await ws.close(code=1008, reason="blocked by sandbox")
         except Exception as exc:
             log.debug("websocket close failed: %s", exc)
 
     def on_console(self, message) -> None:
-        job = self.job
+        job = self.live_job
         if job is None or message.type != "error":
             return
         text = message.text

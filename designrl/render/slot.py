@@ -1,17 +1,24 @@
 """One reusable page: its own browser context, page, CDP session and request router.
 
 A slot serves one job at a time. After a failure, or every ``recycle_after``
-jobs, its context is closed and a fresh one opened. Between jobs the page is not
-navigated anywhere (that costs a document load, about a fifth of a render):
+jobs, its context is closed and a fresh one opened. Ending a job:
 
-* ending a job disables script on its document, which stops its timers, and
-  clears the storage of both page origins;
-* the next job navigates straight to its own document, in the other origin of
-  ``PAGE_URLS``. The old document's unload handlers run during that navigation;
-  whatever they store lands in the origin the new page cannot read, and is
-  cleared when this job ends. Cookies are off for documents (``document.cookie``
-  is disabled, and we never send ``Set-Cookie``), so nothing is shared across
-  the two origins; ``window.name`` is blanked at document start.
+* always stops script on its document (its timers stop) and clears the storage of
+  both page origins;
+* if the document could run script (``may_run_script``: a script, a handler
+  attribute, a frame), replaces it with about:blank while script is off, so its
+  unload handlers never run and whatever it started ends with it; if it has a
+  Worker or SharedWorker, closes the context instead (Chromium lets a busy worker
+  run 2 s after its document goes; a closed context's renderer ends at once).
+  A document with no script is left in place: blanking costs a document load.
+
+The next job navigates to its own document, in the other origin of ``PAGE_URLS``.
+Events (console, page errors, dialogs, popups, downloads, requests) count for a
+job only once its document has committed (``Job.entered``): Playwright reports the
+commit after whatever the replaced document did on the way out. Cookies are off
+for documents (``document.cookie`` is disabled, and we never send ``Set-Cookie``),
+so nothing is shared across the two origins; ``window.name`` is blanked at
+document start.
 
 A previous document that hangs or crashes while being replaced fails that
 navigation: ``enter`` then reports False and the pool retries on a fresh
@@ -26,10 +33,18 @@ import logging
 from typing import TYPE_CHECKING
 
 from designrl.render.isolated import main_frame_id
-from designrl.render.sandbox import PAGE_URLS, Job, Router
+from designrl.render.sandbox import PAGE_URLS, Job, Router, may_run_script
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, CDPSession, Dialog, Download, Page
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        CDPSession,
+        Dialog,
+        Download,
+        Frame,
+        Page,
+    )
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +69,8 @@ for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChan
 }
 """
 
+BLANK_URL = "about:blank"
+WORKER_TARGETS = [{"type": "worker"}, {"type": "shared_worker"}]
 RESET_TIMEOUT_S = 3.0  # ending a job, or replacing the previous job's document
 CLOSE_TIMEOUT_S = 3.0
 
@@ -84,6 +101,8 @@ class Slot:
         self.renders = 0  # jobs in this context
         self.jobs = 0  # jobs ever begun, whose parity picks the page origin
         self.poisoned = False
+        self.scripted = False  # whether the current job's document may run script
+        self.context_id: str | None = None  # Chromium's id of the browser context
         self._tasks: set[asyncio.Task] = set()
 
     async def open(self, browser: Browser, generation: int, viewport: tuple[int, int]) -> None:
@@ -103,10 +122,13 @@ class Slot:
         page.on("pageerror", self._on_page_error)
         page.on("download", self._on_download)
         page.on("crash", self._on_crash)
+        page.on("framenavigated", self._on_frame_navigated)
         context.on("page", self._on_new_page)
         self.cdp = await context.new_cdp_session(page)
         await self.cdp.send("Emulation.setDocumentCookieDisabled", {"disabled": True})
         self.frame_id = await main_frame_id(self.cdp)
+        info = await self.cdp.send("Target.getTargetInfo")
+        self.context_id = info["targetInfo"].get("browserContextId")
         self.context, self.page = context, page
         self.viewport = viewport
         self.generation = generation
@@ -118,6 +140,7 @@ class Slot:
         self.jobs += 1
         job = Job(html=html, page=self.page, url=PAGE_URLS[self.jobs % 2])
         self.router.job = job
+        self.scripted = may_run_script(html)
         return job
 
     async def enter(self, job: Job, viewport: tuple[int, int], limit_s: float) -> bool:
@@ -137,23 +160,47 @@ class Slot:
             self.viewport = viewport
         await self.cdp.send("Emulation.setScriptExecutionDisabled", {"value": False})
         await self.page.goto(job.url, wait_until="commit")
+        job.entered = True  # already set by the commit's event, which Playwright sends first
 
     async def reset(self) -> bool:
         """Stop the last job's page and forget its state; False if the page would not."""
         self.router.job = None
+        scripted, self.scripted = self.scripted, False
         if self.poisoned or self.page is None or self.context is None:
             return False
         try:
-            await asyncio.wait_for(self._reset(), RESET_TIMEOUT_S)
-            return True
+            return await asyncio.wait_for(self._reset(scripted), RESET_TIMEOUT_S)
         except Exception as exc:
             log.debug("slot %d reset failed: %s", self.index, exc)
             self.poisoned = True
             return False
 
-    async def _reset(self) -> None:
+    async def _reset(self, scripted: bool) -> bool:
         assert self.cdp is not None
         await self.cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        if not scripted:
+            await self._clear_storage()
+            return True
+        if await self._has_workers():
+            # Chromium gives a busy worker 2 s to stop after its document goes: closing the
+            # context ends its renderer process, and the workers in it, at once.
+            self.poisoned = True
+            return False
+        # Replaced with script off, the document runs none of its unload handlers, and its
+        # timers and SharedWorkers (their last client gone) end with it. The reply comes
+        # once about:blank has committed.
+        await self.cdp.send("Page.navigate", {"url": BLANK_URL})
+        await self._clear_storage()
+        return True
+
+    async def _has_workers(self) -> bool:
+        """Whether any Worker or SharedWorker of this context is alive (script has stopped)."""
+        assert self.cdp is not None
+        reply = await self.cdp.send("Target.getTargets", {"filter": WORKER_TARGETS})
+        return any(t.get("browserContextId") == self.context_id for t in reply["targetInfos"])
+
+    async def _clear_storage(self) -> None:
+        assert self.cdp is not None
         await asyncio.gather(*(
             self.cdp.send(
                 "Storage.clearDataForOrigin", {"origin": url.rstrip("/"), "storageTypes": "all"}
@@ -187,7 +234,7 @@ class Slot:
         # Every dialog is dismissed; past max_dialogs the job ends as a dialog flood (an
         # alert loop would otherwise run to the deadline: while a dialog is open, script
         # termination does not reach the page).
-        job = self.router.job
+        job = self.router.live_job
         if job is not None and dialog.type != "beforeunload":  # the previous page's, if any
             job.events.dialogs += 1
             if job.events.dialogs > self.max_dialogs:
@@ -198,13 +245,21 @@ class Slot:
         self._spawn(dialog.accept() if dialog.type == "beforeunload" else dialog.dismiss())
 
     def _on_page_error(self, error) -> None:
-        if self.router.job is not None:
-            self.router.job.events.page_error(str(error))
+        if self.router.live_job is not None:
+            self.router.live_job.events.page_error(str(error))
 
     def _on_download(self, download: Download) -> None:
-        if self.router.job is not None:
-            self.router.job.events.downloads += 1
+        if self.router.live_job is not None:
+            self.router.live_job.events.downloads += 1
         self._spawn(download.cancel())
+
+    def _on_frame_navigated(self, frame: Frame) -> None:
+        # The job's document has committed; what the replaced one did while it unloaded
+        # (pagehide, unload, a last timer) was reported before this event, and dropped.
+        job = self.router.job
+        if job is not None and not job.entered and frame.parent_frame is None \
+                and frame.url == job.url:
+            job.entered = True
 
     def _on_crash(self, page: Page) -> None:
         if self.router.job is not None:
@@ -215,6 +270,6 @@ class Slot:
     def _on_new_page(self, page: Page) -> None:
         if page is self.page:
             return
-        if self.router.job is not None:
-            self.router.job.events.popup(id(page))
+        if self.router.live_job is not None:
+            self.router.live_job.events.popup(id(page))
         self._spawn(page.close())
