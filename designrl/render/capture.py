@@ -44,8 +44,30 @@ def result_from_events(events: PageEvents, **fields) -> RenderResult:
     )
 
 
-async def count_nodes(world: IsolatedWorld) -> int:
-    return int(await world.call(COUNT_NODES_JS))
+# The renderer's counter holds nodes of every kind (text, comments, documents) and
+# detached ones a script keeps: a page at the element cap holds about twice as many.
+RENDERER_NODES_PER_ELEMENT = 4
+
+
+async def count_nodes(world: IsolatedWorld, cap: int) -> int:
+    """Elements across the document, its frames and open shadow roots (stops past ``cap``)."""
+    return int(await world.call(COUNT_NODES_JS, cap))
+
+
+async def renderer_nodes(cdp: CDPSession, cap: int) -> int | None:
+    """The renderer's live DOM nodes if they exceed ``RENDERER_NODES_PER_ELEMENT * cap``.
+
+    Counts what ``count_nodes`` cannot reach: closed shadow roots, opaque (``data:``)
+    frames, nodes a script holds detached. A context has a renderer of its own, so the
+    count is this page's; garbage of earlier documents is collected before it is believed.
+    """
+    limit = RENDERER_NODES_PER_ELEMENT * cap
+    counters = await cdp.send("Memory.getDOMCounters")
+    if int(counters.get("nodes", 0)) <= limit:
+        return None
+    await cdp.send("HeapProfiler.collectGarbage")
+    nodes = int((await cdp.send("Memory.getDOMCounters")).get("nodes", 0))
+    return nodes if nodes > limit else None
 
 
 async def capture_page(
@@ -59,7 +81,9 @@ async def capture_page(
 ) -> RenderResult:
     """Count nodes (over the cap: ``dom_too_large``), settle, read DOM facts, screenshot.
 
-    Nodes are counted before anything needs layout, so a huge DOM fails fast. The
+    Elements are counted in every frame and open shadow root before anything needs
+    layout, so a huge DOM fails fast; the renderer's node counter backs that count up
+    (``renderer_nodes``), and ``dom_nodes`` is then the renderer's count. The
     full-page screenshot is clipped to the viewport width and ``max_height``.
     ``world`` is the isolated world the page was loaded with, if it is still the
     current document's (saves making another). The reading is one evaluate and the
@@ -80,6 +104,9 @@ async def capture_page(
     nodes = int(raw.get("nodes") or 0)
     if "facts" not in raw:
         return result_from_events(events, dom_nodes=nodes, error="dom_too_large")
+    hidden = await renderer_nodes(cdp, limits.max_dom_nodes)
+    if hidden is not None:
+        return result_from_events(events, dom_nodes=hidden, error="dom_too_large")
     facts = parse_dom_facts(raw["facts"])
     viewport = page.viewport_size or {"width": 1280, "height": 800}
     page_height = int((raw.get("size") or {}).get("height") or 0)

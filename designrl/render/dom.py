@@ -16,7 +16,33 @@ from designrl.render.types import ElementBox, TextBlock
 MAX_ELEMENTS = 5000
 MAX_TEXT_BLOCKS = 5000
 
-COUNT_NODES_JS = "() => document.getElementsByTagName('*').length"
+# Elements in the document, in every open shadow root and in every frame whose document
+# this world can reach (srcdoc, blob:, about:blank), nested any depth. Stops once past
+# ``max``: the count is then a lower bound, enough to refuse the page. Closed shadow roots
+# and opaque (data:) frames are out of reach here; the renderer's own node counter
+# (``capture.renderer_nodes``) stands behind this count for them.
+COUNT_NODES_JS = """(max) => {
+  let total = 0;
+  const roots = [document];
+  while (roots.length) {
+    const root = roots.pop();
+    const all = root.nodeType === 9 ? root.getElementsByTagName('*') : root.querySelectorAll('*');
+    total += all.length;
+    if (total > max) return total;
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      const tag = el.localName;
+      if (tag === 'iframe' || tag === 'frame' || tag === 'object' || tag === 'embed') {
+        let doc = null;
+        try { doc = el.contentDocument || (el.getSVGDocument ? el.getSVGDocument() : null); }
+        catch (e) {}
+        if (doc) roots.push(doc);
+      }
+    }
+  }
+  return total;
+}"""
 
 PAGE_SIZE_JS = """() => {
   const d = document.documentElement, b = document.body;
@@ -145,11 +171,12 @@ DOM_FACTS_JS = """({maxElements, maxTextBlocks}) => {
 # stop before anything needs layout), then settle, then the DOM facts and page size.
 CAPTURE_JS = f"""async ({{maxNodes, maxElements, maxTextBlocks}}) => {{
   await ({LOADED_JS})();
-  const nodes = ({COUNT_NODES_JS})();
+  const nodes = ({COUNT_NODES_JS})(maxNodes);
   if (nodes > maxNodes) return {{nodes}};
   await ({SETTLE_JS})();
   const facts = ({DOM_FACTS_JS})({{maxElements, maxTextBlocks}});
   const scrolled = window.scrollX !== 0 || window.scrollY !== 0;
+  facts.dom_nodes = nodes;  // every frame and shadow root, not only the document
   return {{nodes, facts, size: ({PAGE_SIZE_JS})(), scrolled}};
 }}"""
 

@@ -74,7 +74,7 @@ class BrowserPool:
     """``browsers`` Chromium processes x ``pages_per_browser`` reusable sandboxed pages.
 
     Limits: ``timeout_s`` per job (load + DOM facts + screenshot), ``max_height``
-    px of full-page screenshot, ``max_dom_nodes`` elements, ``max_input_bytes`` of
+    px of full-page screenshot, ``max_dom_nodes`` elements (every frame and shadow root), ``max_input_bytes`` of
     HTML, ``max_dialogs`` dialogs before the page's script is stopped.
     ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
     """

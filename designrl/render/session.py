@@ -17,7 +17,12 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from designrl.render.capture import capture_page, count_nodes, result_from_events
+from designrl.render.capture import (
+    capture_page,
+    count_nodes,
+    renderer_nodes,
+    result_from_events,
+)
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import PageEvents
 from designrl.render.slot import NoPage
@@ -88,9 +93,13 @@ class PageSession:
 
     async def _load(self, slot: Slot, job: Job) -> int:
         """Load, count nodes, and (under the cap) let fonts and two frames settle."""
+        assert slot.cdp is not None
+        cap = self._pool.limits.max_dom_nodes
         world = await self._pool._load(slot)
-        nodes = await count_nodes(world)
-        if nodes <= self._pool.limits.max_dom_nodes:
+        nodes = await count_nodes(world, cap)
+        if nodes <= cap:
+            nodes = await renderer_nodes(slot.cdp, cap) or nodes
+        if nodes <= cap:
             await world.call(SETTLE_JS)
         return nodes
 

@@ -49,7 +49,9 @@ class RenderResult:
     ``page_crashed``, ``browser_crashed``, ``browser_unavailable: ...``,
     ``render_failed: ...``); ``png`` is then empty.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
-    whether the page succeeded or not.
+    whether the page succeeded or not. ``dom_nodes`` counts elements across the
+    document, its frames and open shadow roots; for a ``dom_too_large`` found by the
+    renderer's own counter (closed shadow roots, ``data:`` frames) it is that count.
     """
 
     png: bytes = b""

@@ -50,6 +50,26 @@ CASES = {
         "for (let i = 0; i < 120000; i++) f.appendChild(document.createElement('div'));"
         "document.body.appendChild(f);</script></body>",
         lambda r: r.error == "dom_too_large" and r.dom_nodes > 120000, WAITS_OUT),
+    # 30k elements in a frame and 30k in an open shadow root: neither alone is over the cap.
+    "dom_across_frame_and_shadow": Case(
+        "<p>x</p><script>const fill = (doc, parent, tag) => { const f = doc.createDocumentFragment();"
+        "for (let i = 0; i < 30000; i++) f.appendChild(doc.createElement(tag));"
+        "parent.appendChild(f); };"
+        "const frame = document.createElement('iframe'); document.body.appendChild(frame);"
+        "fill(frame.contentDocument, frame.contentDocument.body, 'div');"
+        "const host = document.createElement('div'); document.body.appendChild(host);"
+        "fill(document, host.attachShadow({mode: 'open'}), 'span');</script>",
+        lambda r: r.error == "dom_too_large" and r.dom_nodes > 60000, WAITS_OUT),
+    # Out of our measuring world's reach: the renderer's node counter finds them.
+    "dom_in_closed_shadow_root": Case(
+        "<p>x</p><div><template shadowrootmode='closed'>" + "<i></i>" * 210_000
+        + "</template></div>",
+        lambda r: r.error == "dom_too_large" and r.dom_nodes > 210_000, WAITS_OUT),
+    "dom_in_data_frame": Case(
+        "<p>x</p><iframe src=\"data:text/html,<script>const f = document.createDocumentFragment();"
+        "for (let i = 0; i < 210000; i++) f.appendChild(document.createElement('i'));"
+        "document.body.appendChild(f);</script>\"></iframe>",
+        lambda r: r.error == "dom_too_large" and r.dom_nodes > 210_000, WAITS_OUT),
     "alert_loop": Case(
         "<p>x</p><script>for (;;) alert('again')</script>",
         lambda r: r.error == "too_many_dialogs" and r.dialogs > 20, WITHIN),
@@ -164,3 +184,21 @@ def test_no_request_leaves_the_machine(runner, monkeypatch):
     assert any(urlsplit(u).path == "/rick.jpg" and urlsplit(u).hostname.endswith(".designrl.page")
                for u in fulfilled)
     assert results[0].blocked_requests == ["https://cdn.example/x.css"]
+
+
+@pytest.mark.parametrize("name", ["dom_across_frame_and_shadow", "dom_in_closed_shadow_root"])
+def test_page_session_counts_every_frame_and_shadow_root(runner, name):
+    from designrl.render import RenderError
+
+    async def open_page():
+        try:
+            async with runner.pool.page(CASES[name].html):
+                return None
+        except RenderError as exc:
+            return exc.result
+
+    started = time.monotonic()
+    result = runner.run(open_page())
+    assert result is not None and result.error == "dom_too_large", result
+    assert time.monotonic() - started < WAITS_OUT
+    assert runner.render(NORMAL).ok
