@@ -12,7 +12,6 @@ Design2Code's CLIP term instead when a local CLIP checkpoint is configured.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -20,14 +19,15 @@ import numpy as np
 from PIL import Image
 from skimage.metrics import structural_similarity
 
+from designrl.render.png import decode_png as png_array
+
 SIDE = 256
 
 
 def decode_png(png: bytes) -> np.ndarray:
     """RGB uint8 array (H, W, 3) of a PNG; a 1 × 1 white image for empty or broken input."""
     try:
-        with Image.open(io.BytesIO(png)) as image:
-            return np.asarray(image.convert("RGB"))
+        return png_array(png)
     except Exception:  # noqa: BLE001 - a broken screenshot scores as blank
         return np.full((1, 1, 3), 255, dtype=np.uint8)
 

@@ -46,12 +46,12 @@ built-in rough rasteriser when no pool is given) and calls the judge.
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from designrl.render.png import decode_png, encode_png
 from designrl.render.runner import PoolRunner
 from designrl.tasks.batch import batch_reward
 from designrl.tasks.family import Outcome, Scored
@@ -240,21 +240,6 @@ def _as_page(image: np.ndarray, size: int) -> np.ndarray:
 
         image = np.asarray(Image.fromarray(image.astype(np.uint8)).resize((size, size)))
     return image.astype(np.uint8, copy=False)
-
-
-def decode_png(png: bytes) -> np.ndarray:
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as img:
-        return np.asarray(img.convert("RGB"))
-
-
-def encode_png(image: np.ndarray) -> bytes:
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.fromarray(image).save(out, format="PNG")
-    return out.getvalue()
 
 
 @dataclass

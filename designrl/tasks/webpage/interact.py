@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import io
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -55,6 +54,8 @@ from scipy import ndimage
 
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import error_text
+from designrl.render.png import decode_png
+from designrl.tasks.webpage.pixel_change import MASK_PAD, box_mask, changed_mask, count_changed
 from designrl.tasks.webpage.targets import (
     BACKGROUND_JS,
     CLICK_JS,
@@ -76,9 +77,7 @@ if TYPE_CHECKING:
     from designrl.render.isolated import IsolatedWorld
 
 NO_TARGETS_SCORE = 0.0
-PIXEL_DELTA = 24
 PIXEL_MIN = 100
-MASK_PAD = 8
 POLL_S = 0.05
 
 
@@ -135,49 +134,6 @@ def score_interactions(records: Sequence[Interaction]) -> float:
     if not records:
         return NO_TARGETS_SCORE
     return sum(r.passed for r in records) / len(records)
-
-
-def decode_png(png: bytes) -> np.ndarray:
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as img:
-        return np.asarray(img.convert("RGB"))
-
-
-def changed_mask(before: np.ndarray, after: np.ndarray, delta: int = PIXEL_DELTA) -> np.ndarray:
-    """Pixels whose colour moved by more than ``delta`` in some channel (shapes must match)."""
-    if before.shape != after.shape:
-        return np.ones(after.shape[:2], dtype=bool)
-    return (np.abs(before.astype(np.int16) - after.astype(np.int16)) > delta).any(axis=2)
-
-
-def box_mask(shape: tuple[int, ...], boxes: Sequence[Sequence[float]], pad: int = MASK_PAD
-             ) -> np.ndarray:
-    """True inside any (x, y, w, h) viewport box grown by ``pad`` px."""
-    mask = np.zeros(shape[:2], dtype=bool)
-    height, width = shape[:2]
-    for x, y, w, h in boxes:
-        x0, y0 = max(0, int(x) - pad), max(0, int(y) - pad)
-        x1, y1 = min(width, int(x + w) + pad + 1), min(height, int(y + h) + pad + 1)
-        if x1 > x0 and y1 > y0:
-            mask[y0:y1, x0:x1] = True
-    return mask
-
-
-def count_changed(before: np.ndarray, after: np.ndarray, ignore: np.ndarray | None = None,
-                  restless: np.ndarray | None = None) -> int:
-    """Changed pixels outside ``ignore``, leaving out every changed region that touches
-    ``restless`` (what changed on its own: a ticking counter that grows a digit changes
-    pixels next to where it ticked, not only where)."""
-    changed = changed_mask(before, after)
-    if ignore is not None and ignore.shape == changed.shape:
-        changed &= ~ignore
-    if restless is not None and restless.shape == changed.shape and changed.any():
-        grown = ndimage.binary_dilation(changed, iterations=MASK_PAD)
-        labels, _ = ndimage.label(grown)
-        touching = np.unique(labels[restless & grown])
-        changed &= ~np.isin(labels, touching[touching > 0])
-    return int(changed.sum())
 
 
 async def guarded(coro, timeout_s: float, events: PageEvents, max_dialogs: int = 20):

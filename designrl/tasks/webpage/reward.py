@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from designrl.render.isolated import IsolatedWorld
+from designrl.render.png import decode_png
 from designrl.render.runner import PoolRunner
 from designrl.render.session import RenderError
 from designrl.render.types import RenderResult
@@ -75,7 +76,6 @@ from designrl.tasks.webpage.interact import (
     Interactions,
     Interactor,
     PageHung,
-    decode_png,
     guarded,
     terminate_scripts,
 )

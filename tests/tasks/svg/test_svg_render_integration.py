@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from svg_fixtures import LADDERS, fenced, ladders
 
+from designrl.render.png import decode_png
 from designrl.tasks.svg import SvgReward
 from designrl.tasks.svg.raster import rasterize
-from designrl.tasks.svg.reward import decode_png, prepare
+from designrl.tasks.svg.reward import prepare
 
 pytestmark = pytest.mark.integration
 

@@ -15,19 +15,14 @@ from designrl.tasks.webpage.colour import (
     score_harmony,
 )
 from designrl.tasks.webpage.facts import LayoutFacts, TextUnit, facts_from_render
-from designrl.tasks.webpage.interact import (
-    Interaction,
-    box_mask,
-    changed_mask,
-    count_changed,
-    score_interactions,
-)
+from designrl.tasks.webpage.interact import Interaction, score_interactions
 from designrl.tasks.webpage.layout import (
     overlapping_pairs,
     score_alignment,
     score_overlap,
     score_text_fit,
 )
+from designrl.tasks.webpage.pixel_change import box_mask, changed_mask, count_changed
 from designrl.tasks.webpage.reward import (
     ERROR_FACTOR,
     execution_components,
