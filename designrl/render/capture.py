@@ -37,6 +37,7 @@ def result_from_events(events: PageEvents, **fields) -> RenderResult:
         page_errors=list(events.page_errors),
         blocked_requests=list(events.blocked_requests),
         served_requests=list(events.served_requests),
+        refused_navigations=list(events.refused_navigations),
         dialogs=events.dialogs,
         popups=events.popups,
         downloads=events.downloads,

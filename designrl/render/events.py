@@ -28,6 +28,7 @@ class PageEvents:
     page_errors: list[str] = field(default_factory=list)
     blocked_requests: list[str] = field(default_factory=list)
     served_requests: list[str] = field(default_factory=list)
+    refused_navigations: list[str] = field(default_factory=list)
     dialogs: int = 0
     popups: int = 0
     downloads: int = 0
@@ -48,6 +49,9 @@ class PageEvents:
 
     def blocked(self, url: str) -> None:
         self._add(self.blocked_requests, url)
+
+    def navigation_refused(self, url: str) -> None:
+        self._add(self.refused_navigations, url)
 
     def served(self, url: str) -> None:
         self._add(self.served_requests, url)

@@ -33,6 +33,8 @@ ASSET_HOST = "designrl.assets"
 PAGE_URLS = (f"http://a.{PAGE_HOST}/", f"http://b.{PAGE_HOST}/")
 LOCAL_SCHEMES = ("data:", "blob:")
 FILE_REFUSED = "Not allowed to load local resource: "
+NAVIGATION_REFUSED = "designrl: navigation refused: "  # what the document-start guard logs
+DATA_NAVIGATION_REFUSED = "Not allowed to navigate top frame to data URL: "
 
 Action = Literal["document", "asset", "local", "block"]
 
@@ -53,17 +55,18 @@ def classify(url: str, *, navigation: bool, main_frame: bool, document_url: str 
 
     * the first main-frame navigation to the job's ``document_url`` gets the page's HTML
       (``document_url`` is None once it has been served);
-    * any other main-frame navigation (meta refresh, ``location=``, reload, popups)
-      is blocked, so the page can never be replaced;
+    * any other main-frame navigation (meta refresh, ``location=``, reload, a ``blob:``
+      document of the page's making) is blocked, so the page can never be replaced;
     * requests to our two hosts are answered from the asset store (404 when unknown);
-    * ``data:``/``blob:`` pass; everything else (other hosts, ``file:``, ``ws:``) is blocked.
+    * ``data:``/``blob:`` subresources and frames pass; everything else (other hosts,
+      ``file:``, ``ws:``) is blocked.
     """
+    if navigation and main_frame:
+        return "document" if url == document_url else "block"
     if url.startswith(LOCAL_SCHEMES):
         return "local"
     parts = urlsplit(url)
     ours = parts.scheme in ("http", "https") and is_our_host(parts.hostname)
-    if navigation and main_frame:
-        return "document" if url == document_url else "block"
     return "asset" if ours else "block"
 
 
@@ -98,6 +101,7 @@ class Job:
     entered: bool = False
     """The job's document has committed: from here on, events on the page are the job's.
     Before that they come from the document it replaces (its timers and unload handlers)."""
+    documents: int = 0  # main-frame documents committed since the job's own (included)
     abort_reason: str | None = None
     aborted: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -164,6 +168,8 @@ class Router:
             else:
                 if job is not None and job.entered:
                     job.events.blocked(url)
+                    if main_frame:
+                        job.events.navigation_refused(url)
                     if new_window:
                         job.events.popup(id(request))
                 # "aborted" cancels a navigation without committing an error page in its place.
@@ -182,9 +188,15 @@ class Router:
 
     def on_console(self, message) -> None:
         job = self.live_job
-        if job is None or message.type != "error":
+        if job is None or message.type not in ("error", "debug"):
             return
         text = message.text
+        if message.type == "debug":
+            if text.startswith(NAVIGATION_REFUSED):
+                job.events.navigation_refused(text[len(NAVIGATION_REFUSED):])
+            return
         job.events.console_error(text)
+        if text.startswith(DATA_NAVIGATION_REFUSED):  # Chromium's own refusal
+            job.events.navigation_refused(text[len(DATA_NAVIGATION_REFUSED):].strip())
         if text.startswith(FILE_REFUSED):
             job.events.blocked(text[len(FILE_REFUSED) :].strip())

@@ -33,7 +33,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from designrl.render.isolated import main_frame_id
-from designrl.render.sandbox import PAGE_URLS, Job, Router, may_run_script
+from designrl.render.sandbox import NAVIGATION_REFUSED, PAGE_URLS, Job, Router, may_run_script
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 # Runs at the start of every document: no WebRTC (its UDP bypasses request routing), no
 # window.name carried over from the previous job's page (it survives navigation), and a
 # budget on history.pushState/replaceState (a flood of them swamps the browser process).
-DOCUMENT_START_JS = """
+DOCUMENT_START_JS = f"const NAVIGATION_REFUSED = {NAVIGATION_REFUSED!r};" + """
 if (window === window.top) { window.name = ''; }
 (() => {
   let budget = 200;
@@ -61,6 +61,34 @@ if (window === window.top) { window.name = ''; }
       if (budget-- > 0) return original.apply(this, args);
     };
   }
+})();
+(() => {
+  // The top frame's document stays the job's: a navigation to anything the router never
+  // sees (blob:, about:, data:) is cancelled by the Navigation API, and reported on the
+  // console channel as a debug message the router takes for a refusal. Getters are taken
+  // now, before the page can replace them.
+  if (window !== window.top || !window.navigation) return;
+  const apply = Reflect.apply;
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const destination = getter(NavigateEvent.prototype, 'destination');
+  const url = getter(NavigationDestination.prototype, 'url');
+  const sameDocument = getter(NavigationDestination.prototype, 'sameDocument');
+  const cancelable = getter(Event.prototype, 'cancelable');
+  const download = getter(NavigateEvent.prototype, 'downloadRequest');  // the sandbox's
+  const prevent = Event.prototype.preventDefault;
+  const report = console.debug;
+  const slice = String.prototype.slice;
+  navigation.addEventListener('navigate', (event) => {
+    const to = apply(destination, event, []);
+    const href = apply(url, to, []);
+    const scheme = apply(slice, href, [0, 6]);
+    if (apply(sameDocument, to, []) || !apply(cancelable, event, [])
+        || apply(download, event, []) !== null || scheme === 'http:/' || scheme === 'https:') {
+      return;
+    }
+    apply(prevent, event, []);
+    apply(report, console, [NAVIGATION_REFUSED + apply(slice, href, [0, 2000])]);
+  });
 })();
 for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel',
                     'RTCIceTransport', 'RTCSctpTransport']) {
@@ -126,6 +154,8 @@ class Slot:
         context.on("page", self._on_new_page)
         self.cdp = await context.new_cdp_session(page)
         await self.cdp.send("Emulation.setDocumentCookieDisabled", {"disabled": True})
+        self.cdp.on("Page.frameNavigated", self._on_document)
+        await self.cdp.send("Page.enable")  # for the commits of new documents only
         self.frame_id = await main_frame_id(self.cdp)
         info = await self.cdp.send("Target.getTargetInfo")
         self.context_id = info["targetInfo"].get("browserContextId")
@@ -260,6 +290,23 @@ class Slot:
         if job is not None and not job.entered and frame.parent_frame is None \
                 and frame.url == job.url:
             job.entered = True
+
+    def _on_document(self, params: dict) -> None:
+        # A new document committed in a frame (same-document navigations are reported
+        # apart). In the main frame, once the job's own document is in, another replaced
+        # it past the router and the document guard, so the page measured would not be
+        # the page served: the job ends. Commits before it (the last job's blank, reported
+        # late) are not the job's.
+        frame = params.get("frame") or {}
+        job = self.router.job
+        if job is None or frame.get("parentId"):
+            return
+        if job.documents == 0 and frame.get("url") != job.url:
+            return
+        job.documents += 1
+        if job.documents > 1:
+            job.events.navigation_refused(str(frame.get("url", "")))
+            job.abort("navigated_away")
 
     def _on_crash(self, page: Page) -> None:
         if self.router.job is not None:

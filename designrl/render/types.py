@@ -45,7 +45,7 @@ class RenderResult:
     """One render of one page: a scored outcome, never an exception.
 
     ``error`` names why the page failed (``timeout``, ``dom_too_large``,
-    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``,
+    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``, ``navigated_away``,
     ``page_crashed``, ``browser_crashed``, ``browser_unavailable: ...``,
     ``render_failed: ...``); ``png`` is then empty.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
@@ -70,6 +70,11 @@ class RenderResult:
     # Added beyond the shared contract.
     served_requests: list[str] = field(default_factory=list)
     """Every URL the sandbox answered itself (the page document and packaged assets)."""
+    refused_navigations: list[str] = field(default_factory=list)
+    """Top-frame navigations the page started and the sandbox refused (the page stayed):
+    ``location=``, reload, refresh, a ``blob:`` document. Also in ``blocked_requests``.
+    One that cannot be refused (``about:blank``, a ``javascript:`` document) ends the
+    job as ``navigated_away``."""
     popups: int = 0
     downloads: int = 0
     page_height: int = 0

@@ -85,7 +85,30 @@ CASES = {
     "meta_refresh_away": Case(
         "<meta http-equiv='refresh' content='0;url=http://evil.example/'><p>still here</p>",
         lambda r: r.ok and blocked("http://evil.example/")(r)
+        and r.refused_navigations == ["http://evil.example/"]
         and [b.text for b in r.text_blocks] == ["still here"], WITHIN),
+    # Top-frame navigations the router never sees are cancelled at the document and recorded:
+    # the page stays, and is scored as the page it was.
+    "blob_top_navigation": Case(
+        "<p>still here</p><script>location.href = URL.createObjectURL("
+        "new Blob(['<p>replaced</p>'], {type: 'text/html'}))</script>",
+        lambda r: r.ok and [b.text for b in r.text_blocks] == ["still here"]
+        and len(r.refused_navigations) == 1 and r.refused_navigations[0].startswith("blob:"),
+        WITHIN),
+    "blob_form_to_top": Case(
+        "<p>still here</p><form target=_top></form><script>onload = () => {"
+        "const f = document.forms[0]; f.action = URL.createObjectURL(new Blob(['<p>x</p>'],"
+        "{type: 'text/html'})); f.submit(); }</script>",
+        lambda r: r.ok and [b.text for b in r.text_blocks] == ["still here"]
+        and len(r.refused_navigations) == 1, WITHIN),
+    "about_blank_top_navigation": Case(
+        "<p>still here</p><script>onload = () => { location.replace('about:blank') }</script>",
+        lambda r: r.ok and [b.text for b in r.text_blocks] == ["still here"]
+        and r.refused_navigations == ["about:blank"], WITHIN),
+    "data_top_navigation": Case(
+        "<p>still here</p><script>onload = () => { location.href = 'data:text/html,x' }</script>",
+        lambda r: r.ok and [b.text for b in r.text_blocks] == ["still here"]
+        and r.refused_navigations == ["data:text/html,x"], WITHIN),
     "location_reload_loop": Case(
         "<p>stay</p><script>location.reload()</script>",
         lambda r: r.ok and [b.text for b in r.text_blocks] == ["stay"], WITHIN),
@@ -201,4 +224,23 @@ def test_page_session_counts_every_frame_and_shadow_root(runner, name):
     result = runner.run(open_page())
     assert result is not None and result.error == "dom_too_large", result
     assert time.monotonic() - started < WAITS_OUT
+    assert runner.render(NORMAL).ok
+
+
+def test_a_document_replaced_past_every_guard_ends_its_job(runner):
+    """The backstop behind the router and the document guard: if the main frame commits
+    any other document during a job (here a navigation from outside the page), the job
+    ends ``navigated_away`` with the document's URL recorded, and the pool keeps serving."""
+    pool = runner.pool
+
+    async def replace_mid_session():
+        session = pool.page("<p>original</p>")
+        async with session:
+            slot = session._slot
+            await slot.cdp.send("Page.navigate", {"url": "about:blank"})
+            return await session.snapshot()
+
+    result = runner.run(replace_mid_session())
+    assert result.error == "navigated_away" and not result.ok, result.error
+    assert result.refused_navigations == ["about:blank"] and result.png == b""
     assert runner.render(NORMAL).ok

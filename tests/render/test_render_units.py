@@ -41,6 +41,8 @@ def test_document_is_served_once_then_navigations_are_blocked():
     assert nav("http://evil.example/", served=True) == "block"
     assert nav("http://designrl.page/other", served=True) == "block"
     assert nav("file:///etc/passwd") == "block"
+    assert nav("blob:http://a.designrl.page/1234", served=True) == "block"  # never top-level
+    assert nav("data:text/html,x", served=True) == "block"
 
 
 def test_subresources_only_from_our_hosts_and_local_schemes():
