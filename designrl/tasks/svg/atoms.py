@@ -39,6 +39,8 @@ from designrl.tasks.svg.predicates import Predicate, Scene
 
 Verdict = bool | None
 
+INK = 24
+"""How far (in any channel) a pixel must be from the background to count as drawn."""
 RIM = 0.03
 """Width of the canvas rim the background is read from (a fraction of the canvas)."""
 RELATION_SLACK = 0.05
@@ -105,6 +107,30 @@ class Shown:
     def describe(self) -> str:
         where = f" in the {self.region.replace('_', ' ')}" if self.region else ""
         return f"{_names(self.colors)} shown{where}"
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """Something is drawn in ``region`` ("a compass rose in the bottom-right corner": a
+    thing placed but given no colour): fails when the region, read strictly (a thing in a
+    corner has some of itself inside that corner's quarter), is as bare as the background;
+    never passes, since what is drawn there is not read."""
+
+    region: str
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        strict, _ = REGIONS[self.region]
+        x0, y0, x1, y1 = (int(round(v)) for v in scene.box)
+        canvas = scene.image[max(0, y0):y1, max(0, x0):x1, :3].astype(np.int16)
+        if canvas.size == 0:
+            return None, "no canvas"
+        ink = np.abs(canvas - np.array(scene.background, dtype=np.int16)).max(axis=2) > INK
+        share = scene.pixels.share(ink, strict)
+        detail = f"{share:.2%} of the canvas drawn there"
+        return (False if share < ABSENT else None), detail
+
+    def describe(self) -> str:
+        return f"something drawn in the {self.region.replace('_', ' ')}"
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from designrl.tasks.svg.atoms import (
     Background,
     Backing,
     Count,
+    Drawn,
     Exact,
     Lent,
     Lettering,
@@ -272,6 +273,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     regions = canvas_regions(lower, spans)
     if regions is None:  # "the left side of the house": not the canvas's
         whole, regions = False, []
+    if regions and not colors and not atoms:  # "a compass rose in the bottom-right corner"
+        atoms += [Drawn(region) for region in regions]
     texts = [a for a in atoms if isinstance(a, Text)]
     paired = text_regions(lower, len(texts), regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"

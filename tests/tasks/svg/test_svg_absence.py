@@ -101,3 +101,10 @@ def test_a_colour_after_a_label_may_be_the_labelled_part_s():
     atoms = read_requirement("A full-width button labelled 'Log in' in teal sits below the "
                              "checkbox").atoms
     assert Text("Log in") in atoms and not any(isinstance(a, Text) and a.color for a in atoms)
+
+
+def test_a_thing_placed_in_a_corner_needs_something_drawn_there():
+    rule = "A compass rose must appear in the bottom-right corner of the map"
+    rose = '<circle cx="{x}" cy="250" r="25" fill="none" stroke="#333" stroke-width="3"/>'
+    assert _verdict(rose.format(x=340), rule) == "unchecked"  # never passes: what it is
+    assert _verdict(rose.format(x=60), rule) == "fail"  # the corner is bare

@@ -189,7 +189,7 @@ def test_a_quote_that_must_itself_appear_is_words_to_draw():
     assert Text("Total: $49.00") in read_requirement(
         "The order total 'Total: $49.00' should be displayed above the fields").atoms
     for other in ("A 'rustic' feel should appear", "The dog named 'Rex' must appear on the left"):
-        assert read_requirement(other).atoms == ()
+        assert not any(isinstance(a, Text) for a in read_requirement(other).atoms)
     dial = '<circle cx="200" cy="150" r="80" fill="#222"/>'
     unit = '<text x="200" y="200" font-size="18" text-anchor="middle" fill="#fff">{u}</text>'
     assert _verdicts(dial + unit.format(u="km/h"), [rule]) == ["unchecked"]
