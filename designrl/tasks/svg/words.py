@@ -58,7 +58,7 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
         spec = color_spec(phrase) or color_spec(word)
         if spec is None:
             return None
-        if not shade and _qualified(lower[:start]):
+        if (not shade and _qualified(lower[:start])) or _qualifies(lower[found.end():]):
             spec = replace(spec, qualified=True)
         specs = [spec]
         if found.group("second"):
@@ -88,6 +88,14 @@ ruby cherry rose wine peach stone ash smoky smoke butter buttery creamy mint oce
 grass grassy leafy leaf moss mossy pine sunny sunshine candy bubblegum sage clay brick
 """.split())
 """Nouns and adjectives that narrow a colour word they stand before ("sandy yellow")."""
+
+
+def _qualifies(after: str) -> bool:
+    """Whether the word right after a colour is a shade it names ("golden tan", "grey
+    slate"): the colour meant is that one, which the reader does not know."""
+    found = re.match(r"[ -]([a-z]+)\b", after)
+    return bool(found) and found.group(1) not in BASIC and (
+        found.group(1) in COLOUR_NOUNS or found.group(1) in CSS_COLORS)
 
 
 def _qualified(before: str) -> bool:

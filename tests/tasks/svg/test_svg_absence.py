@@ -108,3 +108,10 @@ def test_a_thing_placed_in_a_corner_needs_something_drawn_there():
     rose = '<circle cx="{x}" cy="250" r="25" fill="none" stroke="#333" stroke-width="3"/>'
     assert _verdict(rose.format(x=340), rule) == "unchecked"  # never passes: what it is
     assert _verdict(rose.format(x=60), rule) == "fail"  # the corner is bare
+
+
+def test_a_colour_named_by_two_words_is_never_called_absent():
+    """"Golden tan" is tan, a shade "gold" does not name: the reader cannot call it absent."""
+    rule = "The desert sand covers the lower third of the picture in a golden tan colour"
+    sand = '<rect x="0" y="200" width="400" height="100" fill="#d2a86a"/>'
+    assert _verdict(sand, rule) != "fail"
