@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
 
 from designrl.render.assets import AssetStore, content_type
+from designrl.render.document_start import NAVIGATION_REFUSED
 from designrl.render.events import PageEvents
 
 if TYPE_CHECKING:
@@ -33,7 +34,6 @@ ASSET_HOST = "designrl.assets"
 PAGE_URLS = (f"http://a.{PAGE_HOST}/", f"http://b.{PAGE_HOST}/")
 LOCAL_SCHEMES = ("data:", "blob:")
 FILE_REFUSED = "Not allowed to load local resource: "
-NAVIGATION_REFUSED = "designrl: navigation refused: "  # what the document-start guard logs
 DATA_NAVIGATION_REFUSED = "Not allowed to navigate top frame to data URL: "
 
 Action = Literal["document", "asset", "local", "block"]

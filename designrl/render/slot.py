@@ -32,8 +32,9 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from designrl.render.document_start import DOCUMENT_START_JS
 from designrl.render.isolated import main_frame_id
-from designrl.render.sandbox import NAVIGATION_REFUSED, PAGE_URLS, Job, Router, may_run_script
+from designrl.render.sandbox import PAGE_URLS, Job, Router, may_run_script
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -47,55 +48,6 @@ if TYPE_CHECKING:
     )
 
 log = logging.getLogger(__name__)
-
-# Runs at the start of every document: no WebRTC (its UDP bypasses request routing), no
-# window.name carried over from the previous job's page (it survives navigation), and a
-# budget on history.pushState/replaceState (a flood of them swamps the browser process).
-DOCUMENT_START_JS = f"const NAVIGATION_REFUSED = {NAVIGATION_REFUSED!r};" + """
-if (window === window.top) { window.name = ''; }
-(() => {
-  let budget = 200;
-  for (const name of ['pushState', 'replaceState']) {
-    const original = History.prototype[name];
-    History.prototype[name] = function (...args) {
-      if (budget-- > 0) return original.apply(this, args);
-    };
-  }
-})();
-(() => {
-  // The top frame's document stays the job's: a navigation to anything the router never
-  // sees (blob:, about:, data:) is cancelled by the Navigation API, and reported on the
-  // console channel as a debug message the router takes for a refusal. Getters are taken
-  // now, before the page can replace them.
-  if (window !== window.top || !window.navigation) return;
-  const apply = Reflect.apply;
-  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
-  const destination = getter(NavigateEvent.prototype, 'destination');
-  const url = getter(NavigationDestination.prototype, 'url');
-  const sameDocument = getter(NavigationDestination.prototype, 'sameDocument');
-  const cancelable = getter(Event.prototype, 'cancelable');
-  const download = getter(NavigateEvent.prototype, 'downloadRequest');  // the sandbox's
-  const prevent = Event.prototype.preventDefault;
-  const report = console.debug;
-  const slice = String.prototype.slice;
-  navigation.addEventListener('navigate', (event) => {
-    const to = apply(destination, event, []);
-    const href = apply(url, to, []);
-    const scheme = apply(slice, href, [0, 6]);
-    if (apply(sameDocument, to, []) || !apply(cancelable, event, [])
-        || apply(download, event, []) !== null || scheme === 'http:/' || scheme === 'https:') {
-      return;
-    }
-    apply(prevent, event, []);
-    apply(report, console, [NAVIGATION_REFUSED + apply(slice, href, [0, 2000])]);
-  });
-})();
-for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel',
-                    'RTCIceTransport', 'RTCSctpTransport']) {
-  try { delete window[name]; } catch (e) {}
-  try { Object.defineProperty(window, name, {value: undefined, configurable: false}); } catch (e) {}
-}
-"""
 
 BLANK_URL = "about:blank"
 WORKER_TARGETS = [{"type": "worker"}, {"type": "shared_worker"}]

@@ -3,6 +3,7 @@ keeps serving right after. Nothing a page asks for ever reaches the network."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ import pytest
 from playwright.async_api import Route, WebSocketRoute
 
 from designrl.render import RenderResult
+from designrl.render.events import MAX_CHARS
 from designrl.render.sandbox import is_our_host
 from designrl.render.slot import CLOSE_TIMEOUT_S, RESET_TIMEOUT_S
 
@@ -244,3 +246,50 @@ def test_a_document_replaced_past_every_guard_ends_its_job(runner):
     assert result.error == "navigated_away" and not result.ok, result.error
     assert result.refused_navigations == ["about:blank"] and result.png == b""
     assert runner.render(NORMAL).ok
+
+
+def driver_peak_mb() -> int:
+    """Peak resident memory of this process's Playwright driver (its node child)."""
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                is_driver = b"playwright/driver/node" in cmdline.read()
+            if parent == me and is_driver:
+                with open(f"/proc/{entry}/status") as status:
+                    peak = next(line for line in status if line.startswith("VmHWM:"))
+                return int(peak.split()[1]) // 1024
+        except (OSError, StopIteration):
+            continue
+    raise AssertionError("no Playwright driver among this process's children")
+
+
+BIG = "'x'.repeat(64 << 20)"  # 64 MB: each once grew the driver's peak by ~440 MB
+OVERSIZED = {
+    "console.log": f"<p>x</p><script>console.log({BIG})</script>",
+    "console.error": f"<p>x</p><script>console.error({BIG})</script>",
+    "from a frame": f"<p>x</p><script>const f = document.createElement('iframe');"
+                    f"document.body.append(f); f.contentWindow.console.log({BIG})</script>",
+    "throw": f"<p>x</p><script>throw new Error({BIG})</script>",
+    "throw a string": f"<p>x</p><script>throw {BIG}</script>",
+    "rejection": f"<p>x</p><script>Promise.reject(new Error({BIG}))</script>",
+}
+
+
+def test_oversized_console_and_errors_are_cut_before_the_driver(runner):
+    before = driver_peak_mb()
+    results = {name: runner.render(html) for name, html in OVERSIZED.items()}
+    grew = driver_peak_mb() - before
+    assert grew < 48, f"the driver's peak grew {grew} MB"
+    for name, result in results.items():
+        assert result.ok, (name, result.error)
+        recorded = result.console_errors + result.page_errors
+        assert all(len(text) <= MAX_CHARS for text in recorded), name
+    assert results["console.error"].console_errors[0].startswith("xxxx")
+    for name in ("throw", "throw a string", "rejection"):
+        (error,) = results[name].page_errors
+        assert "xxxx" in error, (name, error)
