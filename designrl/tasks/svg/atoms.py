@@ -92,8 +92,9 @@ class Shown:
         if seen >= SHOWN:
             return True, detail
         everywhere = max(pixels.share(pixels.mask(c)) for c in self.colors)
-        if self.region and max(pixels.share(pixels.mask(c), loose) for c in self.colors) \
-                < ABSENT and everywhere >= ELSEWHERE:
+        exact = not any(c.qualified for c in self.colors)  # else the strict mask may miss it
+        if exact and self.region and max(pixels.share(pixels.mask(c), loose)
+                                         for c in self.colors) < ABSENT and everywhere >= ELSEWHERE:
             return False, detail + ", and clearly elsewhere"  # the thing is there, not here
         if near < ABSENT:
             return False, detail

@@ -115,3 +115,11 @@ def test_a_colour_named_by_two_words_is_never_called_absent():
     rule = "The desert sand covers the lower third of the picture in a golden tan colour"
     sand = '<rect x="0" y="200" width="400" height="100" fill="#d2a86a"/>'
     assert _verdict(sand, rule) != "fail"
+
+
+def test_a_qualified_colour_is_not_placed_by_its_strict_reading():
+    """The gold sun is not the "golden tan" sand: tan along the bottom is not a failure."""
+    rule = "The desert sand covers the lower third of the picture in a golden tan colour"
+    scene = ('<circle cx="330" cy="60" r="30" fill="#ffd700"/>'
+             '<rect x="0" y="200" width="400" height="100" fill="#d2a86a"/>')
+    assert _verdict(scene, rule) != "fail"
