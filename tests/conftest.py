@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from json_handler import JsonHandler
 
 
 @dataclass
@@ -22,7 +23,7 @@ class ChatServer:
 
 
 def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(JsonHandler):
         def do_POST(self):  # noqa: N802 - http.server's name
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             server.requests.append({"path": self.path, "body": body,
@@ -38,17 +39,6 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
                              "message": {"role": "assistant", "content": reply}}],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             })
-
-        def _send(self, status: int, payload: dict) -> None:
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):  # keep test output quiet
-            pass
 
     return Handler
 

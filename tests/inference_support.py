@@ -8,6 +8,8 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from json_handler import JsonHandler
+
 
 class ModelServer:
     def __init__(self, models: list[str]) -> None:
@@ -29,7 +31,7 @@ class ModelServer:
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(JsonHandler):
             def do_GET(self):  # noqa: N802 - http.server's name
                 if self.path != "/v1/models":
                     self._send(404, {"detail": "Not Found"})
@@ -41,16 +43,5 @@ class ModelServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])) or b"{}")
                 self._send(404, {"object": "error", "type": "NotFoundError", "code": 404,
                                  "message": f"The model `{body.get('model')}` does not exist."})
-
-            def _send(self, status: int, payload: dict) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args):  # keep test output quiet
-                pass
 
         return Handler
