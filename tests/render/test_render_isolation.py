@@ -47,9 +47,12 @@ HOSTILE_ATTRIBUTES = """<body onpagehide="console.error('attr-pagehide'); throw 
   onunload="fetch('http://evil.example/attr-unload')"><p>attributes</p>
   <img src="x" onerror="setInterval(() => { console.error('attr-timer'); nope() }, 0)"></body>"""
 
+# Its image is fetched (a served request to compare) but not drawn: under heavy load a drawn
+# 1920x1080 JPEG was sometimes missing from the screenshot of a slow render (whitespace
+# 0.317 instead of 0.173), with or without a hostile page before it.
 INNOCENT = """<!DOCTYPE html><html lang="en"><head><title>Cafe</title></head>
 <body style="font-family:sans-serif;margin:40px"><main><h1>Corner Cafe</h1>
-<p>Fresh coffee and pastries every morning.</p><img src="rick.jpg" width="96" height="54">
+<p>Fresh coffee and pastries every morning.</p><img src="rick.jpg" alt="" hidden>
 <button onclick="document.getElementById('out').textContent = 'Thanks for ordering!'">
 Order now</button><p id="out"></p><input placeholder="Your name" aria-label="name"></main>
 </body></html>"""
