@@ -85,6 +85,7 @@ def may_run_script(html: str) -> bool:
 
     Conservative: a False means it has nothing that runs on its own, so ending its job
     needs no more than stopping script; a True means the page is blanked after the job.
+    Only for pages nobody clicks: a ``javascript:`` link runs script when clicked.
     """
     return _MAY_RUN_SCRIPT.search(html) is not None
 
