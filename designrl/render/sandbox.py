@@ -4,9 +4,12 @@ The page is loaded from one of two origins (``http://a.designrl.page/`` and
 ``http://b.designrl.page/``, alternating per job, see ``Slot``) whose document we
 fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
 resolve to our host and reach the asset store. No request is ever continued
-to the network; only ``data:`` and ``blob:`` (local by definition) pass through.
-Chromium itself refuses ``file:`` subresources from an http page and says so on
-the console; those messages are recorded as blocked requests too.
+to the network; only ``data:`` and ``blob:`` (local by definition) pass through,
+and never as the top frame's document. Chromium itself refuses ``file:``
+subresources from an http page and top-level ``data:`` documents, and says so on
+the console; those messages are recorded as blocked requests and refused
+navigations too. Events count for a job only once its document has committed
+(``Job.entered``); whether a finished page is blanked is ``may_run_script``'s call.
 """
 
 from __future__ import annotations
