@@ -11,12 +11,10 @@ It holds what request routing and Chromium's switches cannot:
   as a refusal, never as a console error;
 * console arguments and uncaught errors are cut to ``PAYLOAD_LIMIT`` characters before
   Chromium serializes them: a 512 MB string logged once would otherwise be copied into
-  the browser process, Playwright's driver and the worker. Workers run no init script,
-  so ``Worker`` and ``SharedWorker`` start each one from a prelude that does the same
-  and then loads the page's script (``importScripts`` or ``import()`` of its URL).
+  the browser process, Playwright's driver and the worker.
 
 Everything the guards call is taken when the document starts, before the page can
-replace it.
+replace it. Workers run no init script: their console is not cut.
 """
 
 from __future__ import annotations
@@ -68,18 +66,16 @@ _NAVIGATION_GUARD = """
 })();
 """
 
-# One function for a window and for a worker (its own source is each worker's prelude).
 _PAYLOAD_CAP = """
-(function capPayloads(limit, base) {
-  const scope = globalThis, apply = Reflect.apply, is = Object.is, ErrorType = Error;
-  const tag = Object.prototype.toString;
+(() => {
+  const apply = Reflect.apply, is = Object.is, ErrorType = Error, tag = Object.prototype.toString;
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
   const slice = String.prototype.slice, source = getter(RegExp.prototype, 'source');
   const functionText = Function.prototype.toString;
   const symbolText = getter(Symbol.prototype, 'description');
-  const huge = 10n ** BigInt(limit);
-  const cut = (text) => apply(slice, text, [0, limit]) + '… [' + text.length + ' chars]';
-  const long = (text) => typeof text === 'string' && text.length > limit;
+  const huge = 10n ** BigInt(PAYLOAD_LIMIT);
+  const cut = (text) => apply(slice, text, [0, PAYLOAD_LIMIT]) + '… [' + text.length + ' chars]';
+  const long = (text) => typeof text === 'string' && text.length > PAYLOAD_LIMIT;
   // What Chromium would send whole: strings, and the text an object is described by.
   const clip = (value) => {
     try {
@@ -107,7 +103,6 @@ _PAYLOAD_CAP = """
       }
     } catch (e) { return '[a value that could not be logged]'; }
   };
-  const console = scope.console;
   for (const name of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml',
                       'table', 'assert', 'count', 'countReset', 'group', 'groupCollapsed',
                       'time', 'timeLog', 'timeEnd']) {
@@ -119,12 +114,14 @@ _PAYLOAD_CAP = """
     }}[name];
   }
   // An uncaught error is reported to DevTools only if no listener cancels its event: an
-  // oversized one is cancelled and reported again as an Error of its message, cut.
+  // oversized one is cancelled and reported again, cut.
   const prevent = Event.prototype.preventDefault;
   const stop = Event.prototype.stopImmediatePropagation;
-  const reportError = scope.reportError, listen = scope.addEventListener;
+  const reportError = window.reportError;
   const errorOf = getter(ErrorEvent.prototype, 'error');
   const messageOf = getter(ErrorEvent.prototype, 'message');
+  const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
+  // Reported again as an Error of the thrown error's message (or the thrown value), cut.
   const resend = (event, thrown, fallback) => {
     apply(prevent, event, []);
     apply(stop, event, []);
@@ -132,49 +129,18 @@ _PAYLOAD_CAP = """
     try {
       text = apply(tag, thrown, []) === '[object Error]' ? clip(thrown.message) : clip(thrown);
     } catch (e) {}
-    apply(reportError, scope, [new ErrorType(typeof text === 'string' ? text : fallback)]);
+    apply(reportError, window, [new ErrorType(typeof text === 'string' ? text : fallback)]);
   };
-  apply(listen, scope, ['error', (event) => {
+  addEventListener('error', (event) => {
     if (apply(tag, event, []) !== '[object ErrorEvent]') return;  // a resource's, not a script's
     const message = apply(messageOf, event, []), error = apply(errorOf, event, []);
     if (long(message) || !is(clip(error), error)) resend(event, error, clip(message));
-  }, true]);
-  if (typeof PromiseRejectionEvent === 'function') {
-    const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
-    apply(listen, scope, ['unhandledrejection', (event) => {
-      const reason = apply(reasonOf, event, []);
-      if (!is(clip(reason), reason)) resend(event, reason, 'Uncaught (in promise)');
-    }, true]);
-  }
-  // Workers run no init script: each starts from this function, then loads the page's
-  // script by its URL (one wrapper per URL, so a SharedWorker is still shared).
-  const prelude = '(' + apply(functionText, capPayloads, []) + ')(' + limit + ', ';
-  const Url = URL, Blob_ = Blob, makeUrl = URL.createObjectURL, stringify = JSON.stringify;
-  const wrappers = new Map(), get = Map.prototype.get, set = Map.prototype.set;
-  for (const name of ['Worker', 'SharedWorker']) {
-    const Original = scope[name];
-    if (typeof Original !== 'function') continue;
-    const Wrapped = function (url, options) {
-      if (new.target === undefined) return apply(Original, this, [url, options]);  // throws
-      const from = base !== undefined ? base : scope.document.baseURI;
-      const href = new Url(url, from).href;
-      const module = options !== null && typeof options === 'object' && options.type === 'module';
-      const key = (module ? 'm ' : 'c ') + href;
-      let wrapper = apply(get, wrappers, [key]);
-      if (wrapper === undefined) {
-        const load = module ? 'await import(' + stringify(href) + ');'
-                            : 'importScripts(' + stringify(href) + ');';
-        wrapper = makeUrl(new Blob_([prelude + stringify(href) + ');\\n' + load],
-                                    {type: 'text/javascript'}));
-        apply(set, wrappers, [key, wrapper]);
-      }
-      return Reflect.construct(Original, [wrapper, options], new.target);
-    };
-    Wrapped.prototype = Original.prototype;
-    Object.defineProperty(Wrapped, 'name', {value: name});
-    Object.defineProperty(scope, name, {value: Wrapped, writable: true, configurable: true});
-  }
-})(PAYLOAD_LIMIT);
+  }, true);
+  addEventListener('unhandledrejection', (event) => {
+    const reason = apply(reasonOf, event, []);
+    if (!is(clip(reason), reason)) resend(event, reason, 'Uncaught (in promise)');
+  }, true);
+})();
 """
 
 _NO_WEBRTC = """

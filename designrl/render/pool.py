@@ -242,15 +242,11 @@ class BrowserPool:
             raise JobAborted(job.abort_reason)
         raise TimeoutError(f"page did not render within {self.timeout_s:g}s")
 
-    async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None,
-                     *, interactive: bool = False) -> Job:
+    async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None) -> Job:
         """Begin a job on ``slot``: a live context, and the job's document navigated to.
 
-        ``interactive``: the caller will drive the page (clicks may run script the HTML
-        does not show, e.g. a ``javascript:`` link), so it is blanked after the job.
-
-        The navigation replaces the previous job's document (a blank page, or one with no
-        script): if that fails on a used page, the fault is the previous job's, so the
+        The navigation replaces the previous job's document, whose unload handlers run
+        then: if that fails on a used page, the fault is the previous job's, so the
         context is replaced and the navigation tried once more on a fresh page, with the
         job's own time limit. Raises ``NoPage`` when there is no page to be had.
         """
@@ -261,14 +257,12 @@ class BrowserPool:
             except Exception as exc:
                 raise NoPage(f"browser_unavailable: {error_text(exc)}") from exc
             used = slot.renders > 0
-            job = slot.begin(html, interactive=interactive)
+            job = slot.begin(html)
             if await slot.enter(job, want, RESET_TIMEOUT_S if used else self.timeout_s):
                 return job
             if not used or attempt == 1:
                 break
             await self._discard_context(slot)
-        if not self._owner[slot.index].alive:
-            raise NoPage("browser_crashed")  # killed or crashed while the job began
         raise NoPage("render_failed: the page would not navigate")
 
     async def _load_and_capture(self, slot: Slot, job: Job, full_page: bool) -> RenderResult:

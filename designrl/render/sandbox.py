@@ -4,12 +4,9 @@ The page is loaded from one of two origins (``http://a.designrl.page/`` and
 ``http://b.designrl.page/``, alternating per job, see ``Slot``) whose document we
 fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
 resolve to our host and reach the asset store. No request is ever continued
-to the network; only ``data:`` and ``blob:`` (local by definition) pass through,
-and never as the top frame's document. Chromium itself refuses ``file:``
-subresources from an http page and top-level ``data:`` documents, and says so on
-the console; those messages are recorded as blocked requests and refused
-navigations too. Events count for a job only once its document has committed
-(``Job.entered``); whether a finished page is blanked is ``may_run_script``'s call.
+to the network; only ``data:`` and ``blob:`` (local by definition) pass through.
+Chromium itself refuses ``file:`` subresources from an http page and says so on
+the console; those messages are recorded as blocked requests too.
 """
 
 from __future__ import annotations
@@ -88,7 +85,6 @@ def may_run_script(html: str) -> bool:
 
     Conservative: a False means it has nothing that runs on its own, so ending its job
     needs no more than stopping script; a True means the page is blanked after the job.
-    Only for pages nobody clicks: a ``javascript:`` link runs script when clicked.
     """
     return _MAY_RUN_SCRIPT.search(html) is not None
 

@@ -75,7 +75,7 @@ class PageSession:
         slot = await pool._acquire()
         self._slot = slot
         try:
-            job = self._job = await pool._begin(slot, text, self._viewport, interactive=True)
+            job = self._job = await pool._begin(slot, text, self._viewport)
         except NoPage as exc:
             await self._end()
             raise RenderError(RenderResult.failure(str(exc))) from exc
