@@ -35,12 +35,10 @@ from designrl.tasks.svg.marks import (
 )
 from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE
 from designrl.tasks.svg.places import REGIONS
-from designrl.tasks.svg.predicates import Predicate, Scene
+from designrl.tasks.svg.predicates import Predicate, Scene, ink_mask
 
 Verdict = bool | None
 
-INK = 24
-"""How far (in any channel) a pixel must be from the background to count as drawn."""
 RIM = 0.03
 """Width of the canvas rim the background is read from (a fraction of the canvas)."""
 RELATION_SLACK = 0.05
@@ -121,11 +119,9 @@ class Drawn:
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         strict, _ = REGIONS[self.region]
-        x0, y0, x1, y1 = (int(round(v)) for v in scene.box)
-        canvas = scene.image[max(0, y0):y1, max(0, x0):x1, :3].astype(np.int16)
-        if canvas.size == 0:
+        ink = ink_mask(scene.image, scene.box, scene.background)
+        if ink.size == 0:
             return None, "no canvas"
-        ink = np.abs(canvas - np.array(scene.background, dtype=np.int16)).max(axis=2) > INK
         share = scene.pixels.share(ink, strict)
         detail = f"{share:.2%} of the canvas drawn there"
         return (False if share < ABSENT else None), detail

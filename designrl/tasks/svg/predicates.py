@@ -80,15 +80,20 @@ def _modal_color(pixels: np.ndarray) -> tuple[RGB, float]:
     return (int(median[0]), int(median[1]), int(median[2])), counts[top] / len(pixels)
 
 
+def ink_mask(image: np.ndarray, box: tuple[float, float, float, float],
+             background: RGB, tolerance: int = 24) -> np.ndarray:
+    """The SVG's pixels that differ from its background colour (any channel past
+    ``tolerance``); empty when the box holds none."""
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    region = image[max(0, y0):y1, max(0, x0):x1, :3].astype(np.int16)
+    return np.abs(region - np.array(background, dtype=np.int16)).max(axis=2) > tolerance
+
+
 def ink_fraction(image: np.ndarray, box: tuple[float, float, float, float],
                  background: RGB, tolerance: int = 24) -> float:
     """Share of the SVG's pixels that differ from its background colour."""
-    x0, y0, x1, y1 = (int(round(v)) for v in box)
-    region = image[max(0, y0):y1, max(0, x0):x1, :3].astype(np.int16)
-    if region.size == 0:
-        return 0.0
-    diff = np.abs(region - np.array(background, dtype=np.int16)).max(axis=2)
-    return float((diff > tolerance).mean())
+    ink = ink_mask(image, box, background, tolerance)
+    return float(ink.mean()) if ink.size else 0.0
 
 
 def hex_color(rgb: RGB) -> str:

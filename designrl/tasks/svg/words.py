@@ -94,14 +94,17 @@ def _qualifies(after: str) -> bool:
     """Whether the word right after a colour is a shade it names ("golden tan", "grey
     slate"): the colour meant is that one, which the reader does not know."""
     found = re.match(r"[ -]([a-z]+)\b", after)
-    return bool(found) and found.group(1) not in BASIC and (
-        found.group(1) in COLOUR_NOUNS or found.group(1) in CSS_COLORS)
+    return bool(found) and _shade_word(found.group(1))
 
 
 def _qualified(before: str) -> bool:
     """Whether the word right before a colour narrows it to a shade the reader does not
-    know ("light wheat brown", "sandy yellow"): a CSS colour name or a colour noun, not a
-    size or a shape ("a wide purple button")."""
+    know ("light wheat brown", "sandy yellow"), not a size or a shape ("a wide purple
+    button")."""
     found = re.search(r"([a-z]+) $", before)
-    return bool(found) and found.group(1) not in BASIC and (
-        found.group(1) in COLOUR_NOUNS or found.group(1) in CSS_COLORS)
+    return bool(found) and _shade_word(found.group(1))
+
+
+def _shade_word(word: str) -> bool:
+    """A CSS colour name or a colour noun the reader does not read as a colour itself."""
+    return word not in BASIC and (word in COLOUR_NOUNS or word in CSS_COLORS)
