@@ -45,6 +45,12 @@ PLAYWRIGHT_DISABLED_FEATURES = (
 )
 DISABLED_FEATURES = (*PLAYWRIGHT_DISABLED_FEATURES, "RenderDocument")
 
+# Playwright's defaults we drop: with IPC flooding protection on, Chromium throttles a
+# page's navigation flood (``location.hash`` in a loop: each one a same-document
+# navigation through the browser process) instead of letting it stall every page of the
+# browser.
+IGNORED_PLAYWRIGHT_ARGS = ["--disable-ipc-flooding-protection"]
+
 # Defence in depth behind the request router: should any request slip past it,
 # names resolve nowhere, HTTP goes to a closed local port, and WebRTC gets no UDP.
 NO_NETWORK_FLAGS = [

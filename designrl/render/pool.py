@@ -9,9 +9,14 @@ Concurrency is bounded by the number of pages. Each page lives in its own
 browser context, is reset between jobs and recycled after ``recycle_after``
 jobs or any failure. A job that overruns ``timeout_s`` (an endless script) or
 floods dialogs has its context closed, which ends the renderer running it; a
-browser that stops answering is killed and relaunched. Every such event comes back as a scored failure in the
-``RenderResult`` (``error``/``timed_out``), so one hostile page costs at most
-its time cap and the pool keeps serving.
+browser that stops answering is killed and relaunched. Every such event comes back as
+a scored failure in the page's ``RenderResult`` (``error``/``timed_out``), so one hostile
+page costs at most its time cap and the pool keeps serving.
+
+A browser lost under a job (killed from outside or for a neighbour's hang, crashed, or
+one that would not start) is not the job's failure: ``retrying`` runs the job again on a
+fresh page, up to ``infra_retries`` times, then raises ``InfrastructureError``, which
+is never a score.
 """
 
 from __future__ import annotations
@@ -20,21 +25,27 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from designrl.render.assets import AssetStore
 from designrl.render.capture import CaptureLimits, capture_page, result_from_events
-from designrl.render.chromium import find_chromium, kill_browser, launch_args, new_marker
+from designrl.render.chromium import (
+    IGNORED_PLAYWRIGHT_ARGS,
+    find_chromium,
+    kill_browser,
+    launch_args,
+    new_marker,
+)
 from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
-from designrl.render.slot import RESET_TIMEOUT_S, NoPage, Slot
-from designrl.render.types import RenderResult
+from designrl.render.slot import RESET_TIMEOUT_S, Slot
+from designrl.render.types import BrowserLost, InfrastructureError, RenderResult
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Awaitable, Callable, Mapping
 
     from playwright.async_api import Browser, Playwright
 
@@ -42,6 +53,7 @@ log = logging.getLogger(__name__)
 
 LAUNCH_TIMEOUT_S = 30.0
 PREPARE_TIMEOUT_S = 10.0  # opening a context (or launching a browser) that takes longer is hung
+T = TypeVar("T")
 
 
 class JobAborted(Exception):
@@ -55,6 +67,7 @@ class PoolStats:
     context_recycles: int = 0
     browser_launches: int = 0
     browser_kills: int = 0
+    infra_retries: int = 0  # jobs run again because their browser was lost under them
 
 
 @dataclass
@@ -75,8 +88,9 @@ class BrowserPool:
 
     Limits: ``timeout_s`` per job (load + DOM facts + screenshot), ``max_height``
     px of full-page screenshot, ``max_dom_nodes`` elements (every frame and shadow root), ``max_input_bytes`` of
-    HTML, ``max_dialogs`` dialogs before the page's script is stopped.
-    ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
+    HTML, ``max_dialogs`` dialogs before the page's script is stopped, ``max_frames``
+    frames (iframes, nested ones included) before the job ends, ``infra_retries``
+    more tries for a job whose browser was lost under it. ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
     """
 
     def __init__(
@@ -92,6 +106,8 @@ class BrowserPool:
         max_elements: int = MAX_ELEMENTS,
         max_input_bytes: int = 2_000_000,
         max_dialogs: int = 20,
+        max_frames: int = 100,
+        infra_retries: int = 2,
         executable_path: str | None = None,
         assets: Mapping[str, bytes] | None = None,
     ) -> None:
@@ -106,6 +122,8 @@ class BrowserPool:
         self.recycle_after = recycle_after
         self.max_input_bytes = max_input_bytes
         self.max_dialogs = max_dialogs
+        self.max_frames = max_frames
+        self.infra_retries = infra_retries
         self.limits = CaptureLimits(
             max_height=max_height, max_dom_nodes=max_dom_nodes, max_elements=max_elements
         )
@@ -147,6 +165,7 @@ class BrowserPool:
                         len(self._slots),
                         Router(self.assets),
                         max_dialogs=self.max_dialogs,
+                        max_frames=self.max_frames,
                         timeout_s=self.timeout_s,
                     )
                     self._slots.append(slot)
@@ -180,21 +199,31 @@ class BrowserPool:
     async def render(
         self, html: str | bytes, viewport: tuple[int, int] | None = None, full_page: bool = True
     ) -> RenderResult:
-        """Render one page; failures (timeout, crash, caps) come back as a result, not raised."""
+        """Render one page: the page's failures (timeout, crash, caps) come back as a
+        result; a browser lost on every try raises ``InfrastructureError``."""
         text, error = self._check_input(html)
         if error is not None:
             return RenderResult.failure(error)
-        slot = await self._acquire()
         started = time.monotonic()
-        try:
-            result = await self._render_on(slot, text, viewport, full_page)
-        finally:
-            elapsed = time.monotonic() - started
-            await self._release(slot)
-        result.seconds = elapsed
+        result = await self.retrying(lambda: self._render_once(text, viewport, full_page))
+        result.seconds = time.monotonic() - started
         self.stats.renders += 1
         self.stats.failures += 0 if result.ok else 1
         return result
+
+    async def retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """``await attempt()``, again while it raises ``BrowserLost`` (up to
+        ``infra_retries`` more times); then ``InfrastructureError``."""
+        for tries in range(1, self.infra_retries + 2):
+            try:
+                return await attempt()
+            except BrowserLost as exc:
+                lost = exc
+                log.warning("try %d lost its browser (%s)", tries, exc)
+                if tries <= self.infra_retries:
+                    self.stats.infra_retries += 1
+        raise InfrastructureError(f"the browser was lost on each of {tries} tries; "
+                                  f"last: {lost}") from lost
 
     def page(self, html: str | bytes, viewport: tuple[int, int] | None = None) -> PageSession:
         """``async with pool.page(html) as page:`` a loaded, sandboxed Playwright page.
@@ -204,21 +233,39 @@ class BrowserPool:
         """
         return PageSession(self, html, viewport)
 
+    async def _render_once(
+        self, html: str, viewport: tuple[int, int] | None, full_page: bool
+    ) -> RenderResult:
+        slot = await self._acquire()
+        try:
+            return await self._render_on(slot, html, viewport, full_page)
+        finally:
+            await self._release(slot)
+
     async def _render_on(
         self, slot: Slot, html: str, viewport: tuple[int, int] | None, full_page: bool
     ) -> RenderResult:
-        try:
-            job = await self._begin(slot, html, viewport)
-        except NoPage as exc:
-            return RenderResult.failure(str(exc))
+        job = await self._begin(slot, html, viewport)
+        generation = slot.generation
         try:
             result = await self._run_job(job, self._load_and_capture(slot, job, full_page))
         except Exception as exc:
+            self.raise_if_lost(slot, generation, exc)
             result = result_from_events(job.events, **self._failure(slot, job, exc))
         if not result.ok:
             slot.poisoned = True
         slot.renders += 1
         return result
+
+    def raise_if_lost(self, slot: Slot, generation: int, cause: BaseException | None) -> None:
+        """Raise ``BrowserLost`` if the browser ``slot`` had at ``generation`` is gone (its
+        job failing with it is the browser's doing, not the page's)."""
+        handle = self._owner[slot.index]
+        if handle.alive and handle.generation == generation:
+            return
+        slot.poisoned = True
+        reason = error_text(cause) if cause is not None else "the browser was relaunched"
+        raise BrowserLost(f"browser_crashed: {reason}") from cause
 
     async def _run_job(self, job: Job, work):
         """Run ``work`` under the job deadline; end it early when the page aborts the job."""
@@ -248,14 +295,14 @@ class BrowserPool:
         The navigation replaces the previous job's document, whose unload handlers run
         then: if that fails on a used page, the fault is the previous job's, so the
         context is replaced and the navigation tried once more on a fresh page, with the
-        job's own time limit. Raises ``NoPage`` when there is no page to be had.
+        job's own time limit. Raises ``BrowserLost`` when there is no page to be had.
         """
         want = (int(viewport[0]), int(viewport[1])) if viewport else self.viewport
         for attempt in range(2):
             try:
                 await self._prepare_or_relaunch(slot)
             except Exception as exc:
-                raise NoPage(f"browser_unavailable: {error_text(exc)}") from exc
+                raise BrowserLost(f"browser_unavailable: {error_text(exc)}") from exc
             used = slot.renders > 0
             job = slot.begin(html)
             if await slot.enter(job, want, RESET_TIMEOUT_S if used else self.timeout_s):
@@ -263,7 +310,7 @@ class BrowserPool:
             if not used or attempt == 1:
                 break
             await self._discard_context(slot)
-        raise NoPage("render_failed: the page would not navigate")
+        raise BrowserLost("browser_unavailable: a fresh page would not navigate")
 
     async def _load_and_capture(self, slot: Slot, job: Job, full_page: bool) -> RenderResult:
         assert slot.cdp is not None
@@ -292,8 +339,6 @@ class BrowserPool:
             return {"timed_out": True, "error": "timeout"}
         if job.events.crashed:
             return {"error": "page_crashed"}
-        if not self._owner[slot.index].alive:
-            return {"error": "browser_crashed"}
         return {"error": f"render_failed: {error_text(exc)}"}
 
     def _check_input(self, html: str | bytes) -> tuple[str, str | None]:
@@ -373,6 +418,7 @@ class BrowserPool:
             handle_sigint=False,
             handle_sigterm=False,
             handle_sighup=False,
+            ignore_default_args=IGNORED_PLAYWRIGHT_ARGS,
         )
         handle.generation += 1
         self.stats.browser_launches += 1

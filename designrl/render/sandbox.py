@@ -102,6 +102,7 @@ class Job:
     """The job's document has committed: from here on, events on the page are the job's.
     Before that they come from the document it replaces (its timers and unload handlers)."""
     documents: int = 0  # main-frame documents committed since the job's own (included)
+    frames: int = 0  # frames attached under the job's document, nested ones included
     abort_reason: str | None = None
     aborted: asyncio.Event = field(default_factory=asyncio.Event)
 

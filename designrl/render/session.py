@@ -9,7 +9,9 @@
 The page's own limits still hold while the caller drives it: Playwright calls
 time out after the pool's ``timeout_s``, dialogs are dismissed and counted, and
 requests are routed. Leaving the block resets the page (or recycles it if the
-block raised).
+block raised). A session whose browser is lost (at load, or under the block) raises
+``BrowserLost`` when it opens or ends: what the block saw was not the page's doing, so
+run the whole block again with ``pool.retrying``.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from designrl.render.capture import (
 )
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import PageEvents
-from designrl.render.slot import NoPage
 from designrl.render.types import RenderResult
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class PageSession:
         self._viewport = viewport
         self._slot: Slot | None = None
         self._job: Job | None = None
+        self._generation = -1  # the browser generation the lease began in
 
     @property
     def events(self) -> PageEvents:
@@ -76,14 +78,16 @@ class PageSession:
         self._slot = slot
         try:
             job = self._job = await pool._begin(slot, text, self._viewport)
-        except NoPage as exc:
-            await self._end()
-            raise RenderError(RenderResult.failure(str(exc))) from exc
-        try:
+            self._generation = slot.generation
             nodes = await pool._run_job(job, self._load(slot, job))
         except Exception as exc:
-            result = result_from_events(job.events, **pool._failure(slot, job, exc))
-            await self._end()
+            try:
+                if self._job is None:
+                    raise  # no page to be had: BrowserLost
+                pool.raise_if_lost(slot, self._generation, exc)
+                result = result_from_events(job.events, **pool._failure(slot, job, exc))
+            finally:
+                await self._end()
             raise RenderError(result) from exc
         if nodes > pool.limits.max_dom_nodes:
             slot.poisoned = True
@@ -104,9 +108,14 @@ class PageSession:
         return nodes
 
     async def __aexit__(self, exc_type, exc, tb) -> None:
-        if exc_type is not None and self._slot is not None:
-            self._slot.poisoned = True  # the page may be stuck in whatever failed
-        await self._end()
+        slot = self._slot
+        if exc_type is not None and slot is not None:
+            slot.poisoned = True  # the page may be stuck in whatever failed
+        try:
+            if slot is not None:
+                self._pool.raise_if_lost(slot, self._generation, exc)
+        finally:
+            await self._end()
 
     async def snapshot(self, full_page: bool = True) -> RenderResult:
         """Screenshot and DOM facts of the page as it is now (after clicks and fills)."""

@@ -55,10 +55,6 @@ RESET_TIMEOUT_S = 3.0  # ending a job, or replacing the previous job's document
 CLOSE_TIMEOUT_S = 3.0
 
 
-class NoPage(Exception):
-    """No page could be opened for a job (the browser is gone or will not navigate)."""
-
-
 async def _quietly(coro) -> None:
     try:
         await coro
@@ -67,10 +63,12 @@ async def _quietly(coro) -> None:
 
 
 class Slot:
-    def __init__(self, index: int, router: Router, *, max_dialogs: int, timeout_s: float) -> None:
+    def __init__(self, index: int, router: Router, *, max_dialogs: int, max_frames: int,
+                 timeout_s: float) -> None:
         self.index = index
         self.router = router
         self.max_dialogs = max_dialogs
+        self.max_frames = max_frames
         self.timeout_s = timeout_s
         self.context: BrowserContext | None = None
         self.page: Page | None = None
@@ -107,6 +105,7 @@ class Slot:
         self.cdp = await context.new_cdp_session(page)
         await self.cdp.send("Emulation.setDocumentCookieDisabled", {"disabled": True})
         self.cdp.on("Page.frameNavigated", self._on_document)
+        self.cdp.on("Page.frameAttached", self._on_frame_attached)
         await self.cdp.send("Page.enable")  # for the commits of new documents only
         self.frame_id = await main_frame_id(self.cdp)
         info = await self.cdp.send("Target.getTargetInfo")
@@ -259,6 +258,17 @@ class Slot:
         if job.documents > 1:
             job.events.navigation_refused(str(frame.get("url", "")))
             job.abort("navigated_away")
+
+    def _on_frame_attached(self, params: dict) -> None:
+        # Every frame costs the whole browser (its process and compositor build and
+        # draw it): past max_frames the job ends at once, before 2,000 iframes stall the
+        # pages beside it. Blink's own cap is 1,000 per page.
+        job = self.router.live_job
+        if job is not None:
+            job.frames += 1
+            if job.frames > self.max_frames:
+                self.poisoned = True
+                job.abort("too_many_frames")
 
     def _on_crash(self, page: Page) -> None:
         if self.router.job is not None:

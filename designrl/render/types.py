@@ -40,14 +40,28 @@ class ElementBox:
     parent: int
 
 
+class InfrastructureError(RuntimeError):
+    """The pool could not render for a reason outside the page, on every try: its browser
+    was killed, crashed or would not start. Not an outcome of the design, so never a
+    score: an episode that meets it ends ``infra_error``, with no reward."""
+
+
+class BrowserLost(InfrastructureError):
+    """One try lost its browser (killed from outside, or for a neighbour's fault, or it
+    would not start or navigate); ``BrowserPool.retrying`` runs the work again."""
+
+
 @dataclass
 class RenderResult:
     """One render of one page: a scored outcome, never an exception.
 
     ``error`` names why the page failed (``timeout``, ``dom_too_large``,
-    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``, ``navigated_away``,
-    ``page_crashed``, ``browser_crashed``, ``browser_unavailable: ...``,
-    ``render_failed: ...``); ``png`` is then empty.
+    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``, ``too_many_frames``,
+    ``navigated_away``, ``page_crashed``, ``render_failed: ...``); ``png`` is then empty.
+    A browser lost
+    under the page (killed, crashed, would not start) is not the page's failure: the
+    pool renders it again on a fresh page and, if that keeps failing, raises
+    ``InfrastructureError`` instead of returning a result.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
     whether the page succeeded or not. ``dom_nodes`` counts elements across the
     document, its frames and open shadow roots; for a ``dom_too_large`` found by the

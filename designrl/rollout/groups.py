@@ -4,6 +4,10 @@ A ``ScoredGroup`` is one stream entry (field ``group``: its JSON; ``group_id`` b
 for cheap filtering). A group may be published twice (the publish succeeded but
 marking it failed): consumers drop group ids they have seen.
 
+An ``infra_error`` sample (the renderer failed, not the design) is left out: the
+learner never sees it. Workers run such an episode again before recording it, so
+its group waits for the re-run.
+
 Each sample carries the policy version that sampled it. A group whose job named
 no version (``vllm:latest``: each episode samples the newest when it starts) has
 the oldest of its samples' versions, so staleness is never understated.
@@ -17,6 +21,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from designrl.rollout.record import INFRA_ERROR
 from designrl.store.jobs import mark_published
 from designrl.store.models import Episode, Group, RewardComponent
 
@@ -59,6 +64,8 @@ def scored_group(session: Session, group_id: str) -> ScoredGroup:
         components[row.episode_id][row.name] = row.value
     samples = []
     for e in episodes:
+        if e.outcome == INFRA_ERROR:
+            continue
         summary = e.summary or {}
         samples.append(Sample(
             episode_id=e.id, outcome=e.outcome, reward=e.total_reward,

@@ -3,7 +3,9 @@
 The embedded benchmark, the workers and the database all speak this type, so an
 episode run anywhere is recorded the same way. ``outcome`` is ``ok`` or why the
 episode could not be scored normally (``invalid_output``, ``render_failed``,
-``timeout``, ``error``); a scored failure is still a record, never an exception.
+``timeout``, ``error``, ``infra_error``); a scored failure is still a record, never an
+exception. ``error`` and ``infra_error`` (``NO_RESULT``) carry no reward: nothing was
+scored.
 Single-turn records also carry the completion and the renders (``images``).
 """
 
@@ -12,6 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+INFRA_ERROR = "infra_error"  # the renderer's machinery failed on every try, not the design
+NO_RESULT = ("error", INFRA_ERROR)  # outcomes of an episode that ran but gave nothing to score
 
 
 class StepRecord(BaseModel):

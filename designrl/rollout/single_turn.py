@@ -4,8 +4,10 @@ The html, svg and webpage families run here, embedded and in workers alike. The
 family record supplies every step (``designrl.tasks.family.Family``); this file
 only sequences them and turns each way an episode can go wrong into a recorded
 outcome: a completion with no document is ``invalid_output``, a page that does not
-render ``render_failed`` or ``timeout``, and a policy that cannot answer (a server
-error, a prediction set without the item) ``error``, with no reward.
+render ``render_failed`` or ``timeout``, a policy that cannot answer (a server
+error, a prediction set without the item) ``error``, and a browser lost on every
+try (``InfrastructureError``: not the design's doing) ``infra_error``; the last two
+have no reward.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from designrl.policies import InferenceServer, make_completion_policy
+from designrl.render.types import InfrastructureError
 from designrl.rollout.browser import process_runner
 from designrl.rollout.record import EpisodeRecord
 from designrl.tasks import find_item, get_family, reference_screenshot
@@ -77,6 +80,8 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
     try:
         runner = context.browser()
         turn = _answer(family, policy, item, runner, spec.task_id)
+    except InfrastructureError as exc:  # the reference's render lost its browser
+        return _infra_error(exc, started, _summary(family, item, None))
     except Exception as exc:  # noqa: BLE001 - whatever the policy raised is the outcome
         log.info("%s on %s %s: %s", spec.policy, spec.task_id, key, exc)
         return EpisodeRecord(outcome="error", error=_policy_error(exc, family),
@@ -84,6 +89,10 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
     try:
         scored = runner.run(context.scorer(family, runner).score_item(item, turn.text),
                             SCORE_TIMEOUT_S)
+    except InfrastructureError as exc:
+        record = _infra_error(exc, started, _summary(family, item, turn))
+        record.completion = _stored(turn.text)
+        return record
     except TimeoutError:
         return EpisodeRecord(outcome="timeout", error=f"scoring over {SCORE_TIMEOUT_S:g}s",
                              completion=_stored(turn.text), seconds=_since(started),
@@ -100,6 +109,13 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
         outcome=scored.outcome, error=scored.error, completion=_stored(turn.text),
         total_reward=scored.total, final_score=scored.total, rewards=scored.components,
         seconds=_since(started), summary=summary, images=scored.images)
+
+
+def _infra_error(exc: InfrastructureError, started: float, summary: dict[str, Any]
+                 ) -> EpisodeRecord:
+    log.warning("render infrastructure failed: %s", exc)
+    return EpisodeRecord(outcome="infra_error", error=str(exc)[:500], seconds=_since(started),
+                         summary=summary)
 
 
 def _answer(family: Family, policy, item: Any, runner: PoolRunner, task_id: str) -> Turn:

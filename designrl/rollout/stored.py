@@ -15,7 +15,10 @@ No episode is left running: whatever the episode raises (a policy's
 ``openai.NotFoundError``, a backend's or a scorer's bug) is recorded as outcome
 ``error`` with the exception's type and message, except the exceptions the caller
 names in ``passes`` (its transient faults and time limits, which it retries or records
-itself: the attempt cap bounds the retries).
+itself: the attempt cap bounds the retries). An ``infra_error`` (the renderer's
+browser lost on every try) is such a fault when the caller passes
+``InfrastructureError``: raised while attempts are left, so the episode runs again
+and its group waits for it; recorded on the last attempt, with no reward.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from typing import Literal
 from sqlalchemy.orm import Session, sessionmaker
 
 from designrl.policies import LATEST_POLICY, InferenceServer
+from designrl.render.types import InfrastructureError
 from designrl.rollout.episode import EpisodeSpec, OnStep, run_episode_spec
-from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.record import INFRA_ERROR, EpisodeRecord
 from designrl.rollout.single_turn import EpisodeContext
 from designrl.store.jobs import claim_episode, finish_episode
 
@@ -87,7 +91,7 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
                 and latest_version is not None):
             episode.policy_version = latest_version()
             session.commit()
-        spec = stored_spec(episode)
+        spec, attempts = stored_spec(episode), episode.attempts
     try:
         record = run_episode_spec(spec, server, on_step, context=context)
     except passes:
@@ -97,6 +101,9 @@ def run_stored_episode(sessions: sessionmaker[Session], episode_id: str, *, work
     except Exception as exc:  # noqa: BLE001 - a policy, backend or reward that raised
         log.warning("episode %s raised %s", episode_id, exc, exc_info=True)
         record = EpisodeRecord(outcome="error", error=f"{type(exc).__name__}: {exc}"[:1000])
+    if (record.outcome == INFRA_ERROR and attempts < max_attempts
+            and issubclass(InfrastructureError, passes)):
+        raise InfrastructureError(record.error or INFRA_ERROR)
     return Ran(finish_stored_episode(sessions, episode_id, record, publish), spec, record)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
-from designrl.rollout.record import EpisodeRecord
+from designrl.rollout.record import NO_RESULT, EpisodeRecord
 from designrl.store.models import (
     FINISHED,
     Artifact,
@@ -43,7 +43,7 @@ from designrl.store.models import (
 )
 
 # Outcomes of an episode that ran but gave no result to score (not a design's failure).
-FAILED_OUTCOMES = ("error", "infra_error")
+FAILED_OUTCOMES = NO_RESULT
 
 
 @dataclass(frozen=True)

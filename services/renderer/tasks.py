@@ -4,7 +4,8 @@ Single-turn episodes (html, svg, webpage) render in the process's own browser po
 may answer from stored prediction sets (``_context``). Each layout step is published live
 for the web UI as it is taken (``designrl.rollout.live``).
 Transient faults (the database or Redis unreachable, the inference server unreachable,
-overloaded or failing with a 5xx) are retried with backoff, bounded by the attempt cap;
+overloaded or failing with a 5xx, the browser pool's Chromium lost on every try) are
+retried with backoff, bounded by the attempt cap;
 an episode over its time limit is recorded as a ``timeout``; any other exception is
 the episode's recorded ``error`` (the library's ``run_stored_episode``). Each process
 beats a heartbeat while it lives, so the API's reconciler can tell a running episode
@@ -25,6 +26,7 @@ from sqlalchemy.exc import OperationalError
 
 from designrl.learner.versions import current_version
 from designrl.policies import InferenceServer
+from designrl.render.types import InfrastructureError
 from designrl.rollout.browser import process_runner
 from designrl.rollout.groups import publish_group
 from designrl.rollout.live import LiveSteps, live_client
@@ -77,7 +79,7 @@ def _transient() -> tuple[type[BaseException], ...]:
     return (openai.APIConnectionError, openai.InternalServerError, openai.RateLimitError)
 
 
-RETRIED = (OperationalError, RedisError, *_transient())
+RETRIED = (OperationalError, RedisError, InfrastructureError, *_transient())
 
 
 def _publish(group_id: str) -> None:

@@ -229,7 +229,7 @@ def test_killed_browser_is_relaunched(runner):
     assert pool.stats.browser_launches == launches + 1
 
 
-def test_browser_killed_mid_render_is_a_scored_failure(runner):
+def test_browser_killed_mid_render_of_a_hung_page_is_the_pages_timeout(runner):
     pool = runner.pool
 
     async def kill_during():
@@ -243,8 +243,8 @@ def test_browser_killed_mid_render_is_a_scored_failure(runner):
 
     started = time.monotonic()
     crashed, after = runner.run(kill_during())
-    assert not crashed.ok and crashed.error in ("browser_crashed", "page_crashed", "timeout")
-    assert time.monotonic() - started < 15
+    assert not crashed.ok and crashed.timed_out  # run again on a relaunched browser: it hangs
+    assert time.monotonic() - started < 20
     assert after.ok and [b.text for b in after.text_blocks] == ["after"]
 
 

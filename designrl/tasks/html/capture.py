@@ -77,8 +77,13 @@ async def capture_page(pool, html: str, viewport: tuple[int, int] | None = None)
 
     Failures come back as the render's error (as ``pool.render`` reports them). A page
     whose second capture fails (its script broke the page meanwhile) is reported as a
-    failed render, ``render_failed: text capture``: what it shows cannot be scored.
+    failed render, ``render_failed: text capture``: what it shows cannot be scored. A
+    browser lost under the capture is not the page's failure: it is captured again.
     """
+    return await pool.retrying(lambda: _capture_once(pool, html, viewport))
+
+
+async def _capture_once(pool, html: str, viewport: tuple[int, int] | None) -> PageCapture:
     session = pool.page(html, viewport)
     try:
         async with session as page:

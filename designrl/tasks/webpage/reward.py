@@ -52,7 +52,7 @@ from designrl.render.isolated import IsolatedWorld
 from designrl.render.png import decode_png
 from designrl.render.runner import PoolRunner
 from designrl.render.session import RenderError
-from designrl.render.types import RenderResult
+from designrl.render.types import InfrastructureError, RenderResult
 from designrl.tasks.batch import batch_reward
 from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.webpage.alignment import score_alignment
@@ -214,7 +214,9 @@ class WebpageReward:
                                 {"well_formatted": False})
         try:
             async with self._page_slots():  # the page's time cap starts once it has a page
-                run = await asyncio.wait_for(self._run_page(html), self.page_timeout_s)
+                # A lease whose browser was lost under it runs again, with a time cap of its own.
+                run = await self.pool.retrying(
+                    lambda: asyncio.wait_for(self._run_page(html), self.page_timeout_s))
         except TimeoutError:
             return WebpageScore(0.0, {"loads": 0.0, "execution": 0.0}, "page_timeout",
                                 {"well_formatted": well_formatted,
@@ -266,6 +268,8 @@ class WebpageReward:
         except PageHung as exc:
             if run.interactions is None:
                 run.interactions = exc.interactions or Interactions(stopped=exc.reason)
+        except InfrastructureError:
+            raise  # not the page's doing: never a score
         except Exception as exc:  # a Playwright or CDP failure mid-way: score what we have
             run.failure = f"{type(exc).__name__}: {str(exc)[:200]}"
         run.seconds["page"] = round(time.monotonic() - began, 3)
