@@ -28,6 +28,7 @@ from designrl.render.chromium import find_chromium, kill_browser, launch_args, n
 from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
+from designrl.render.memory_cap import MemoryCap
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, NoPage, Slot
@@ -77,6 +78,9 @@ class BrowserPool:
     px of full-page screenshot, ``max_dom_nodes`` elements (every frame and shadow root), ``max_input_bytes`` of
     HTML, ``max_dialogs`` dialogs before the page's script is stopped.
     ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
+    ``memory_cap_mb`` caps each browser, all its processes together (``None``: no cap);
+    a job over it ends ``resource_exceeded``. ``memory_cap.mode`` says how it is held
+    (``cgroup2``, ``cgroup1`` or only the JS heap, ``v8-heap``: see ``memory_cap``).
     """
 
     def __init__(
@@ -94,6 +98,7 @@ class BrowserPool:
         max_dialogs: int = 20,
         executable_path: str | None = None,
         assets: Mapping[str, bytes] | None = None,
+        memory_cap_mb: int | None = 2048,
     ) -> None:
         if browsers < 1 or pages_per_browser < 1:
             raise ValueError("browsers and pages_per_browser must be at least 1")
@@ -111,6 +116,8 @@ class BrowserPool:
         )
         self.executable_path = executable_path
         self.assets = AssetStore(assets)
+        self.memory_cap_mb = memory_cap_mb
+        self.memory_cap: MemoryCap | None = None  # detected at the first launch
         self.stats = PoolStats()
         self._pw: Playwright | None = None
         self._handles: list[_BrowserHandle] = []
@@ -168,6 +175,9 @@ class BrowserPool:
             except Exception:
                 kill_browser(handle.marker)
         self._handles, self._slots, self._owner, self._idle = [], [], {}, None
+        if self.memory_cap is not None:
+            cap, self.memory_cap = self.memory_cap, None
+            cap.close()  # removes the groups, killing any process a close left behind
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
@@ -286,13 +296,17 @@ class BrowserPool:
 
     def _failure(self, slot: Slot, job: Job, exc: BaseException) -> dict:
         slot.poisoned = True
+        handle = self._owner[slot.index]
+        if ((job.events.crashed or not handle.alive) and self.memory_cap is not None
+                and self.memory_cap.take_oom_kill(str(handle.index))):
+            return {"error": "resource_exceeded"}  # the kernel killed it over the cap
         if isinstance(exc, JobAborted):
             return {"error": str(exc)}
         if isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError":
             return {"timed_out": True, "error": "timeout"}
         if job.events.crashed:
             return {"error": "page_crashed"}
-        if not self._owner[slot.index].alive:
+        if not handle.alive:
             return {"error": "browser_crashed"}
         return {"error": f"render_failed: {error_text(exc)}"}
 
@@ -365,9 +379,13 @@ class BrowserPool:
         if handle.marker:
             kill_browser(handle.marker)  # leftovers of a crashed or hung predecessor
         handle.marker = new_marker()
+        if self.memory_cap is None and self.memory_cap_mb:
+            self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
+        cap = self.memory_cap
         handle.browser = await self._pw.chromium.launch(
-            executable_path=self.executable_path,
-            args=launch_args(handle.marker),
+            executable_path=cap.executable(str(handle.index), self.executable_path)
+            if cap else self.executable_path,
+            args=launch_args(handle.marker) + (cap.chromium_args() if cap else []),
             headless=True,
             timeout=LAUNCH_TIMEOUT_S * 1000,
             handle_sigint=False,
