@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import pytest
 from browser_support import PoolRunner, require_chromium
 
+from designrl.render.chromium import find_chromium, launch_args, new_marker
 from designrl.render.events import MAX_CHARS
-from designrl.render.memory_cap import V8_HEAP
+from designrl.render.memory_cap import V8_HEAP, MemoryCap, heap_mb
 
 pytestmark = pytest.mark.integration
 
@@ -185,3 +186,25 @@ def test_close_leaves_no_group_and_no_process():
     alive = [pid for pid in pids if os.path.exists(f"/proc/{pid}")
              and open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"]
     assert alive == []
+
+
+def test_the_fallback_bounds_each_renderers_js_heap(capped):
+    """Where no group can be made, the cap is only ``--max-old-space-size``: it must reach
+    Chromium's renderers (the heap limit a page sees is that bound)."""
+    fallback = MemoryCap(CAP_MB << 20, V8_HEAP, None)
+    assert fallback.executable("0", "/usr/bin/chromium") == "/usr/bin/chromium"
+
+    async def heap_limit_mb() -> int:
+        browser = await capped.pool._pw.chromium.launch(
+            executable_path=find_chromium(), headless=True,
+            args=launch_args(new_marker()) + fallback.chromium_args())
+        try:
+            page = await browser.new_page()
+            return await page.evaluate("performance.memory.jsHeapSizeLimit") >> 20
+        finally:
+            await browser.close()
+
+    # The page's limit is the old space plus the young generation (~140 MB here); Chromium's
+    # own default on this machine is about 4 GB.
+    limit = capped.run(heap_limit_mb())
+    assert heap_mb(CAP_MB << 20) <= limit < heap_mb(CAP_MB << 20) + 256, limit
