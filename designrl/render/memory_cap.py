@@ -181,7 +181,7 @@ class BrowserGroup:
 
 
 class MemoryCap:
-    """The cap, its mode, and one group per browser (``launch``) to start Chromium in."""
+    """The cap, its mode, and one group per browser (``executable``) to start Chromium in."""
 
     def __init__(self, limit_bytes: int, mode: str, parent: Path | None) -> None:
         self.limit_bytes = int(limit_bytes)
@@ -193,7 +193,7 @@ class MemoryCap:
 
     @classmethod
     def detect(cls, limit_bytes: int) -> MemoryCap:
-        """The first mode whose group can be made, limited and entered; else ``v8-heap``."""
+        """The first mode whose group can be made and limited; else ``v8-heap``."""
         reasons = []
         for mode, parent in _parent_dirs():
             probe = BrowserGroup(mode, parent / f"{GROUP_PREFIX}probe-{uuid.uuid4().hex[:8]}")
