@@ -39,6 +39,7 @@ from designrl.render.chromium import (
 from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
+from designrl.render.memory_cap import MemoryCap
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, Slot
@@ -90,7 +91,11 @@ class BrowserPool:
     px of full-page screenshot, ``max_dom_nodes`` elements (every frame and shadow root), ``max_input_bytes`` of
     HTML, ``max_dialogs`` dialogs before the page's script is stopped, ``max_frames``
     frames (iframes, nested ones included) before the job ends, ``infra_retries``
-    more tries for a job whose browser was lost under it. ``assets`` adds files the page may load by name (``rick.jpg`` is built in).
+    more tries for a job whose browser was lost under it. ``assets`` adds files the page
+    may load by name (``rick.jpg`` is built in). ``memory_cap_mb`` caps each browser, all
+    its processes together (``None``: no cap); a job over it ends ``resource_exceeded``.
+    ``memory_cap.mode`` says how it is held (``cgroup2``, ``cgroup1`` or only the JS
+    heap, ``v8-heap``: see ``memory_cap``).
     """
 
     def __init__(
@@ -110,6 +115,7 @@ class BrowserPool:
         infra_retries: int = 2,
         executable_path: str | None = None,
         assets: Mapping[str, bytes] | None = None,
+        memory_cap_mb: int | None = 2048,
     ) -> None:
         if browsers < 1 or pages_per_browser < 1:
             raise ValueError("browsers and pages_per_browser must be at least 1")
@@ -129,6 +135,8 @@ class BrowserPool:
         )
         self.executable_path = executable_path
         self.assets = AssetStore(assets)
+        self.memory_cap_mb = memory_cap_mb
+        self.memory_cap: MemoryCap | None = None  # detected at the first launch
         self.stats = PoolStats()
         self._pw: Playwright | None = None
         self._handles: list[_BrowserHandle] = []
@@ -187,6 +195,9 @@ class BrowserPool:
             except Exception:
                 kill_browser(handle.marker)
         self._handles, self._slots, self._owner, self._idle = [], [], {}, None
+        if self.memory_cap is not None:
+            cap, self.memory_cap = self.memory_cap, None
+            cap.close()  # removes the groups, killing any process a close left behind
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
@@ -250,8 +261,7 @@ class BrowserPool:
         try:
             result = await self._run_job(job, self._load_and_capture(slot, job, full_page))
         except Exception as exc:
-            self.raise_if_lost(slot, generation, exc)
-            result = result_from_events(job.events, **self._failure(slot, job, exc))
+            result = result_from_events(job.events, **self._failure(slot, job, exc, generation))
         if not result.ok:
             slot.poisoned = True
         slot.renders += 1
@@ -331,8 +341,15 @@ class BrowserPool:
         await world.call(LOADED_JS)
         return world
 
-    def _failure(self, slot: Slot, job: Job, exc: BaseException) -> dict:
+    def _failure(self, slot: Slot, job: Job, exc: BaseException, generation: int) -> dict:
+        """Why the job failed, as ``RenderResult`` fields; ``BrowserLost`` if it failed
+        because the browser it began in (``generation``) was lost for another reason."""
         slot.poisoned = True
+        handle = self._owner[slot.index]
+        if ((job.events.crashed or not handle.alive) and self.memory_cap is not None
+                and self.memory_cap.take_oom_kill(str(handle.index))):
+            return {"error": "resource_exceeded"}  # the kernel killed it over the cap
+        self.raise_if_lost(slot, generation, exc)
         if isinstance(exc, JobAborted):
             return {"error": str(exc)}
         if isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError":
@@ -410,9 +427,13 @@ class BrowserPool:
         if handle.marker:
             kill_browser(handle.marker)  # leftovers of a crashed or hung predecessor
         handle.marker = new_marker()
+        if self.memory_cap is None and self.memory_cap_mb:
+            self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
+        cap = self.memory_cap
         handle.browser = await self._pw.chromium.launch(
-            executable_path=self.executable_path,
-            args=launch_args(handle.marker),
+            executable_path=cap.executable(str(handle.index), self.executable_path)
+            if cap else self.executable_path,
+            args=launch_args(handle.marker) + (cap.chromium_args() if cap else []),
             headless=True,
             timeout=LAUNCH_TIMEOUT_S * 1000,
             handle_sigint=False,

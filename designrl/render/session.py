@@ -84,8 +84,8 @@ class PageSession:
             try:
                 if self._job is None:
                     raise  # no page to be had: BrowserLost
-                pool.raise_if_lost(slot, self._generation, exc)
-                result = result_from_events(job.events, **pool._failure(slot, job, exc))
+                result = result_from_events(
+                    job.events, **pool._failure(slot, job, exc, self._generation))
             finally:
                 await self._end()
             raise RenderError(result) from exc
@@ -128,7 +128,8 @@ class PageSession:
         try:
             result = await self._pool._run_job(job, work)
         except Exception as exc:
-            result = result_from_events(job.events, **self._pool._failure(slot, job, exc))
+            result = result_from_events(
+                job.events, **self._pool._failure(slot, job, exc, self._generation))
         result.seconds = time.monotonic() - started
         return result
 

@@ -56,12 +56,15 @@ class RenderResult:
     """One render of one page: a scored outcome, never an exception.
 
     ``error`` names why the page failed (``timeout``, ``dom_too_large``,
-    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``, ``too_many_frames``,
-    ``navigated_away``, ``page_crashed``, ``render_failed: ...``); ``png`` is then empty.
-    A browser lost
-    under the page (killed, crashed, would not start) is not the page's failure: the
-    pool renders it again on a fresh page and, if that keeps failing, raises
-    ``InfrastructureError`` instead of returning a result.
+    ``resource_exceeded``, ``input_too_large``, ``input_not_text``, ``too_many_dialogs``,
+    ``too_many_frames``, ``navigated_away``, ``page_crashed``, ``render_failed: ...``);
+    ``png`` is then empty. ``resource_exceeded``: the browser's memory cap was reached and
+    the kernel ended the page's renderer (or the browser) for it; the DOM cap keeps its
+    own name, ``dom_too_large``. ``page_crashed`` is any other crash (in the ``v8-heap``
+    cap mode, a JS heap over its bound too). A browser lost under the page (killed from
+    outside, crashed, would not start) is not the page's failure: the pool renders it
+    again on a fresh page and, if that keeps failing, raises ``InfrastructureError``
+    instead of returning a result.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
     whether the page succeeded or not. ``dom_nodes`` counts elements across the
     document, its frames and open shadow roots; for a ``dom_too_large`` found by the
