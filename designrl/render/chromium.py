@@ -18,7 +18,6 @@ DEBIAN_CHROMIUM = "/usr/bin/chromium"
 
 LAUNCH_FLAGS = [
     "--headless",
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-quic",
     "--no-first-run",
@@ -81,6 +80,13 @@ def find_chromium(explicit: str | None = None) -> str:
     raise ChromiumNotFound(
         "no Chromium found: install it (`apt-get install -y chromium`) or pass its path"
     )
+
+
+def own_sandbox_possible() -> bool:
+    """Whether Chromium may keep its own sandbox: not as root (it refuses to start so).
+    As another user it sandboxes its renderers with user namespaces where the kernel
+    allows; where it does not, the pool falls back to ``--no-sandbox`` and logs why."""
+    return hasattr(os, "geteuid") and os.geteuid() != 0
 
 
 def new_marker() -> str:

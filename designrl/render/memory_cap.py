@@ -38,6 +38,7 @@ CGROUP2 = "cgroup2"
 CGROUP1 = "cgroup1"
 V8_HEAP = "v8-heap"
 
+DEFAULT_MEMORY_CAP_MB = 2048  # per browser, all its processes together
 # What the JS heap may take of the cap in v8-heap mode (the rest is Chromium's own).
 V8_HEAP_SHARE = 0.5
 GROUP_PREFIX = "designrl-browser-"

@@ -35,11 +35,13 @@ from designrl.render.chromium import (
     kill_browser,
     launch_args,
     new_marker,
+    own_sandbox_possible,
 )
 from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
-from designrl.render.memory_cap import MemoryCap
+from designrl.render.memory_cap import DEFAULT_MEMORY_CAP_MB, MemoryCap
+from designrl.render.netns import NetworkIsolation
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, Slot
@@ -95,7 +97,9 @@ class BrowserPool:
     may load by name (``rick.jpg`` is built in). ``memory_cap_mb`` caps each browser, all
     its processes together (``None``: no cap); a job over it ends ``resource_exceeded``.
     ``memory_cap.mode`` says how it is held (``cgroup2``, ``cgroup1`` or only the JS
-    heap, ``v8-heap``: see ``memory_cap``).
+    heap, ``v8-heap``: see ``memory_cap``). With ``network_namespace`` each browser runs
+    in a network namespace of its own where the machine allows; ``network.mode`` says
+    whether it does (``netns``) or only the router holds (``routing-only``; see ``netns``).
     """
 
     def __init__(
@@ -115,7 +119,8 @@ class BrowserPool:
         infra_retries: int = 2,
         executable_path: str | None = None,
         assets: Mapping[str, bytes] | None = None,
-        memory_cap_mb: int | None = 2048,
+        memory_cap_mb: int | None = DEFAULT_MEMORY_CAP_MB,
+        network_namespace: bool = True,
     ) -> None:
         if browsers < 1 or pages_per_browser < 1:
             raise ValueError("browsers and pages_per_browser must be at least 1")
@@ -137,6 +142,9 @@ class BrowserPool:
         self.assets = AssetStore(assets)
         self.memory_cap_mb = memory_cap_mb
         self.memory_cap: MemoryCap | None = None  # detected at the first launch
+        self.network_namespace = network_namespace
+        self.network: NetworkIsolation | None = None  # detected at start
+        self.chromium_sandbox = False  # Chromium's own sandbox, on where it can be (start)
         self.stats = PoolStats()
         self._pw: Playwright | None = None
         self._handles: list[_BrowserHandle] = []
@@ -162,6 +170,10 @@ class BrowserPool:
         from playwright.async_api import async_playwright
 
         self.executable_path = find_chromium(self.executable_path)
+        self.network = NetworkIsolation(self.network_namespace)
+        self.chromium_sandbox = own_sandbox_possible()
+        log.info("browser network isolation: %s; Chromium's own sandbox: %s",
+                 self.network.mode, "on" if self.chromium_sandbox else "off (running as root)")
         self._pw = await async_playwright().start()
         try:
             self._handles = [_BrowserHandle(i) for i in range(self.browsers)]
@@ -198,6 +210,8 @@ class BrowserPool:
         if self.memory_cap is not None:
             cap, self.memory_cap = self.memory_cap, None
             cap.close()  # removes the groups, killing any process a close left behind
+        if self.network is not None:
+            self.network.close()
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
@@ -429,18 +443,29 @@ class BrowserPool:
         handle.marker = new_marker()
         if self.memory_cap is None and self.memory_cap_mb:
             self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
-        cap = self.memory_cap
-        handle.browser = await self._pw.chromium.launch(
-            executable_path=cap.executable(str(handle.index), self.executable_path)
-            if cap else self.executable_path,
-            args=launch_args(handle.marker) + (cap.chromium_args() if cap else []),
-            headless=True,
-            timeout=LAUNCH_TIMEOUT_S * 1000,
-            handle_sigint=False,
-            handle_sigterm=False,
-            handle_sighup=False,
-            ignore_default_args=IGNORED_PLAYWRIGHT_ARGS,
-        )
+        cap, executable = self.memory_cap, self.executable_path
+        if self.network is not None:
+            executable = self.network.executable(executable)
+        options = {
+            "executable_path": cap.executable(str(handle.index), executable) if cap else executable,
+            "args": launch_args(handle.marker) + (cap.chromium_args() if cap else []),
+            "headless": True,
+            "timeout": LAUNCH_TIMEOUT_S * 1000,
+            "handle_sigint": False,
+            "handle_sigterm": False,
+            "handle_sighup": False,
+            "ignore_default_args": IGNORED_PLAYWRIGHT_ARGS,
+        }
+        try:
+            handle.browser = await self._pw.chromium.launch(
+                chromium_sandbox=self.chromium_sandbox, **options)
+        except Exception as exc:
+            if not self.chromium_sandbox:
+                raise
+            log.warning("Chromium would not start with its own sandbox (%s); going on "
+                        "without it", error_text(exc)[:300])
+            self.chromium_sandbox = False
+            handle.browser = await self._pw.chromium.launch(chromium_sandbox=False, **options)
         handle.generation += 1
         self.stats.browser_launches += 1
 

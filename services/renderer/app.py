@@ -10,14 +10,18 @@ render-scored episodes keeps one Chromium pool, closed when the process ends.
 
 from __future__ import annotations
 
+import logging
+
 from celery import Celery
 from celery.signals import worker_init, worker_process_shutdown
 
+from designrl.render.modes import isolation_modes
 from designrl.rollout.browser import close_process_runner
 from services.renderer import metrics
 from services.renderer.settings import RendererSettings
 
 RUN_EPISODE = "designrl.run_episode"
+log = logging.getLogger(__name__)
 
 
 def make_celery(settings: RendererSettings) -> Celery:
@@ -47,9 +51,12 @@ app.autodiscover_tasks(["services.renderer"], related_name="tasks", force=True)
 
 
 @worker_init.connect
-def _serve_metrics(**_) -> None:
+def _start(**_) -> None:
     if settings.metrics_port:
         metrics.serve(settings.metrics_port)
+    # At WARNING, so it shows at the level the stack runs workers with.
+    log.warning("render sandbox: %s", ", ".join(
+        f"{name} {mode}" for name, mode in isolation_modes().items()))
 
 
 @worker_process_shutdown.connect

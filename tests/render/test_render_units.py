@@ -142,7 +142,8 @@ def test_find_chromium_takes_the_explicit_path_or_looks_on_path(tmp_path, monkey
 
 def test_launch_args_carry_required_flags_and_marker():
     args = launch_args("--designrl-browser=abc")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+    assert "--no-sandbox" not in args  # Playwright adds it only where the sandbox cannot be
+    for flag in ("--headless", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"):
         assert flag in args

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from designrl.render.modes import isolation_modes
 from designrl.store.models import Episode, Job
 from services.api.main import reconcile_once
 
@@ -170,7 +171,9 @@ def test_database_down_at_submit_is_a_clear_503_and_writes_nothing(api):
 def test_health_metrics_docs_and_the_mounted_env(api):
     assert api.client.get("/healthz").json() == {"status": "ok"}
     ready = api.client.get("/readyz").json()
+    sandbox = ready.pop("render_sandbox")
     assert ready == {"status": "ready", "database": "ok", "broker": "ok"}
+    assert sandbox == isolation_modes() and sandbox["network"] in ("netns", "routing-only")
     api.call("POST", "/v1/jobs", json=BENCH)
     text = api.client.get("/metrics").text
     assert 'designrl_jobs_submitted_total{kind="benchmark"}' in text
