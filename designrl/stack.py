@@ -17,6 +17,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,16 +89,21 @@ class LocalStack:
         self._wait_healthy(f"{self.api_url}/healthz", "api")
         return self.api_url
 
-    def start_worker(self, name: str) -> subprocess.Popen:
-        env = dict(self.env)
+    def start_worker(self, name: str, launcher: Sequence[str] = (),
+                     env: dict[str, str] | None = None) -> subprocess.Popen:
+        """A worker; ``launcher`` is a command it runs under (e.g. ``ip netns exec NS``,
+        to run it on another host) and ``env`` overrides settings for it (the
+        ``DATABASE_URL`` and ``REDIS_URL`` that host reaches them at)."""
+        env = {**self.env, **(env or {})}
         if self.config.worker_metrics:
             port = free_port()
             folder = Path(self._metrics_dir.name) / name
             folder.mkdir(exist_ok=True)
             env |= {"DESIGNRL_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": str(folder)}
             self.worker_metrics[name] = f"http://127.0.0.1:{port}/metrics"
-        return self._spawn(name, [sys.executable, "-m", "celery", "-A", "services.renderer.app",
-                                  "worker", "--pool=prefork", "--concurrency=1",
+        return self._spawn(name, [*launcher, sys.executable, "-m", "celery",
+                                  "-A", "services.renderer.app", "worker",
+                                  "--pool=prefork", "--concurrency=1",
                                   "-Q", self.config.queue, "-n", f"{name}@%h",
                                   "--without-gossip", "--without-mingle",
                                   "--loglevel=WARNING"], env)

@@ -8,12 +8,12 @@ import threading
 
 
 class TcpProxy:
-    """Forwards 127.0.0.1:<port> to ``target``; ``cut()`` drops every connection and refuses
+    """Forwards ``host``:<port> to ``target``; ``cut()`` drops every connection and refuses
     new ones until ``restore()``."""
 
-    def __init__(self, target: tuple[str, int]) -> None:
+    def __init__(self, target: tuple[str, int], host: str = "127.0.0.1") -> None:
         self.target = target
-        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server = socket.create_server((host, 0))
         self.port = self.server.getsockname()[1]
         self.open = True
         self._connections: list[socket.socket] = []

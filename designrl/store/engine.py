@@ -7,6 +7,8 @@ foreign keys on and a busy timeout (several worker processes may write at once).
 
 from __future__ import annotations
 
+from functools import partial
+
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
@@ -22,7 +24,11 @@ def normalize_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str = EMBEDDED_URL, **kwargs) -> Engine:
+def make_engine(url: str = EMBEDDED_URL, *, idle_in_transaction_s: float | None = None,
+                **kwargs) -> Engine:
+    """``idle_in_transaction_s`` (Postgres): the server ends a session that sits inside a
+    transaction this long, releasing its row locks. A client cut off mid-transaction (its
+    host gone: no FIN or RST ever arrives) otherwise holds them until TCP gives up, hours."""
     url = normalize_url(url)
     if make_url(url).get_backend_name() == "sqlite":
         kwargs.setdefault("connect_args", {"timeout": 30})
@@ -30,7 +36,17 @@ def make_engine(url: str = EMBEDDED_URL, **kwargs) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     kwargs.setdefault("pool_pre_ping", True)  # survive a database restart
-    return create_engine(url, **kwargs)
+    engine = create_engine(url, **kwargs)
+    if idle_in_transaction_s is not None:
+        event.listen(engine, "connect", partial(_idle_in_transaction_timeout,
+                                                ms=max(1, round(idle_in_transaction_s * 1000))))
+    return engine
+
+
+def _idle_in_transaction_timeout(connection, _record, *, ms: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SET idle_in_transaction_session_timeout = {ms:d}")
+    connection.commit()  # a session setting, kept after the transaction that set it
 
 
 def _sqlite_pragmas(connection, _record) -> None:

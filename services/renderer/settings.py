@@ -32,6 +32,11 @@ class RendererSettings(BaseSettings):
     # episode back (the API's DESIGNRL_LOST_WORKER_AFTER_S waits at least this long).
     heartbeat_s: float = Field(10.0, gt=0)
     heartbeat_ttl_s: float = Field(30.0, gt=0)
+    # Postgres ends a worker's session that sits this long inside a transaction (a worker
+    # sends a transaction's statements back to back): a worker whose host vanished while
+    # it held its job's row lock would otherwise stall that job's other episodes, and the
+    # API's reconciler, for as long as TCP takes to notice (hours).
+    idle_in_transaction_s: float = Field(60.0, gt=0)
     metrics_port: int = 0  # serve /metrics here from the worker's main process; 0: off
     # Where ``vllm:`` policies sample (vLLM's OpenAI-compatible server); None: nowhere,
     # and such episodes are recorded as errors.

@@ -50,7 +50,8 @@ def worker_name() -> str:
 @cache
 def _sessions():
     """Per process (created after the fork): an engine is never shared across processes."""
-    return make_sessionmaker(make_engine(settings.database_url))
+    return make_sessionmaker(make_engine(settings.database_url,
+                                         idle_in_transaction_s=settings.idle_in_transaction_s))
 
 
 @cache
