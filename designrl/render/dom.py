@@ -74,8 +74,13 @@ SETTLE_JS = """() => new Promise(done => {
     sheet.replaceSync('*, *::before, *::after { caret-color: transparent !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   } catch (e) {}
+  // Loaded images may still be undecoded, and a frame drawn before their decode shows
+  // them missing (seen under load): wait for each loaded image's decode as well.
+  const decoded = Array.from(document.images, img =>
+    img.complete && img.naturalWidth > 0 && img.decode ? img.decode().catch(() => {}) : null);
   const fonts = document.fonts ? document.fonts.ready : Promise.resolve();
-  fonts.then(() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
+  Promise.all([fonts, ...decoded]).then(
+    () => requestAnimationFrame(() => requestAnimationFrame(() => done(true))));
 })"""
 
 DOM_FACTS_JS = """({maxElements, maxTextBlocks}) => {
