@@ -12,9 +12,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from browser_support import PoolRunner, require_chromium
 
-POOL_TIMEOUT_S = 8.0
+POOL_TIMEOUT_S = 8.0  # the module pool (conftest): one browser x 4 pages
 INNOCENT = ("<body style='margin:0'><h1 style='color:#123'>Innocent page</h1>"
             "<p>Some text here</p><div style='width:300px;height:200px;background:#3a6'>"
             "</div></body>")
@@ -29,15 +28,6 @@ HOSTILE = {
         "<p>x</p><script>for (let i = 0; i < 4; i++) new Worker(URL.createObjectURL("
         "new Blob(['while (true) {}'])))</script>",
 }
-
-
-@pytest.fixture(scope="module")
-def runner():
-    require_chromium()
-    runner = PoolRunner(run_timeout=120.0, browsers=1, pages_per_browser=4,
-                        timeout_s=POOL_TIMEOUT_S)
-    yield runner
-    runner.close()
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 from browser_support import PoolRunner, require_chromium
-from db_support import postgres_schema
 
 from designrl.bench import summarize_single_turn
 from designrl.render.chromium import kill_browser
@@ -16,7 +15,6 @@ from designrl.rollout.episode import EpisodeSpec, run_episode_spec
 from designrl.rollout.groups import scored_group
 from designrl.rollout.single_turn import EpisodeContext
 from designrl.rollout.stored import run_stored_episode
-from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.jobs import EpisodePlan, create_job, job_progress, list_episodes
 from designrl.store.models import Episode, Group
 
@@ -50,15 +48,6 @@ def broken(runner):
     breaker = Breaker()
     yield breaker
     breaker.fix()
-
-
-@pytest.fixture
-def sessions():
-    with postgres_schema() as url:
-        upgrade(url)
-        engine = make_engine(url)
-        yield make_sessionmaker(engine)
-        engine.dispose()
 
 
 def svg_group(sessions, size: int = 2) -> list[str]:

@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import openai
 import pytest
-from db_support import REDIS_URL, postgres_schema
+from db_support import REDIS_URL
 from inference_support import ModelServer
 from redis import Redis
 
@@ -20,20 +20,10 @@ from designrl.policies import InferenceServer
 from designrl.rollout.reconcile import Lost, reconcile
 from designrl.rollout.stored import run_stored_episode
 from designrl.rollout.workers import Heartbeat, live_workers
-from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.jobs import EpisodePlan, claim_episode, create_job, job_progress, list_episodes
 from designrl.store.models import Episode, Job, utcnow
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def sessions():
-    with postgres_schema() as url:
-        upgrade(url)
-        engine = make_engine(url)
-        yield make_sessionmaker(engine)
-        engine.dispose()
 
 
 @pytest.fixture
