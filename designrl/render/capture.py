@@ -21,6 +21,9 @@ class CaptureLimits:
     max_height: int
     max_dom_nodes: int
     max_elements: int
+    # Canvases asking for more pixel memory end ``resource_exceeded``, even past the area
+    # Chromium backs at all (2^28 px; such a canvas gets no pixels and would render blank).
+    max_canvas_bytes: int | None = None
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -94,6 +97,7 @@ async def capture_page(
         "maxNodes": limits.max_dom_nodes,
         "maxElements": limits.max_elements,
         "maxTextBlocks": MAX_TEXT_BLOCKS,
+        "maxCanvasBytes": limits.max_canvas_bytes or 0,
     }
     if world is None:
         raw = await (await IsolatedWorld.create(cdp)).call(CAPTURE_JS, arg)
@@ -103,6 +107,8 @@ async def capture_page(
         except Exception:  # its execution context went with the document: make a new one
             raw = await (await IsolatedWorld.create(cdp)).call(CAPTURE_JS, arg)
     nodes = int(raw.get("nodes") or 0)
+    if "canvas_bytes" in raw:
+        return result_from_events(events, dom_nodes=nodes, error="resource_exceeded")
     if "facts" not in raw:
         return result_from_events(events, dom_nodes=nodes, error="dom_too_large")
     hidden = await renderer_nodes(cdp, limits.max_dom_nodes)

@@ -174,10 +174,14 @@ DOM_FACTS_JS = """({maxElements, maxTextBlocks}) => {
 
 # Everything a capture reads, in one round trip: count the nodes first (over the cap:
 # stop before anything needs layout), then settle, then the DOM facts and page size.
-CAPTURE_JS = f"""async ({{maxNodes, maxElements, maxTextBlocks}}) => {{
+CAPTURE_JS = f"""async ({{maxNodes, maxElements, maxTextBlocks, maxCanvasBytes}}) => {{
   await ({LOADED_JS})();
   const nodes = ({COUNT_NODES_JS})(maxNodes);
   if (nodes > maxNodes) return {{nodes}};
+  // The pixel memory the page's canvases ask for (4 bytes a pixel), backed or not.
+  let canvasBytes = 0;
+  for (const c of document.getElementsByTagName('canvas')) canvasBytes += 4 * c.width * c.height;
+  if (maxCanvasBytes && canvasBytes > maxCanvasBytes) return {{nodes, canvas_bytes: canvasBytes}};
   await ({SETTLE_JS})();
   const facts = ({DOM_FACTS_JS})({{maxElements, maxTextBlocks}});
   const scrolled = window.scrollX !== 0 || window.scrollY !== 0;

@@ -136,7 +136,8 @@ class BrowserPool:
         self.max_frames = max_frames
         self.infra_retries = infra_retries
         self.limits = CaptureLimits(
-            max_height=max_height, max_dom_nodes=max_dom_nodes, max_elements=max_elements
+            max_height=max_height, max_dom_nodes=max_dom_nodes, max_elements=max_elements,
+            max_canvas_bytes=memory_cap_mb << 20 if memory_cap_mb else None,
         )
         self.executable_path = executable_path
         self.assets = AssetStore(assets)
