@@ -60,6 +60,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from designrl.render.chromium import descendants, process_table
+
 RSS_BOUND = 0.15  # end / start may be at most 1.15
 THROUGHPUT_BOUND = 0.10  # end / start at least 0.90
 PERIOD = 500
@@ -149,26 +151,11 @@ def period_schedule(html: list, svg: list, seed: int = 0) -> list[tuple[str, str
 
 def _table() -> dict[int, tuple[int, bytes]]:
     """pid -> (parent pid, raw command line) of every readable process."""
-    out = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        out[int(entry.name)] = (int(stat.rsplit(")", 1)[1].split()[1]), cmdline)
-    return out
+    return {pid: (parent, b"\0".join(args)) for pid, (parent, args) in process_table().items()}
 
 
-def descendants(root: int, table: dict[int, tuple[int, bytes]]) -> set[int]:
-    found, grew = {root}, True
-    while grew:
-        more = {pid for pid, (parent, _) in table.items() if parent in found} - found
-        found |= more
-        grew = bool(more)
-    return found - {root}
+def descendants_of(root: int, table: dict[int, tuple[int, bytes]]) -> set[int]:
+    return descendants({root}, table) - {root}
 
 
 def memory_kb(pid: int) -> tuple[int, int, int]:
@@ -205,7 +192,7 @@ def memory_sample(pool) -> dict:
 
     me = os.getpid()
     table = _table()
-    tree = descendants(me, table)
+    tree = descendants_of(me, table)
     browsers: set[int] = set()
     for handle in list(pool._handles):
         if handle.marker:
@@ -242,7 +229,7 @@ def leftovers(markers: set[str], group_tag: str | None, before: set[int]) -> dic
     """Processes of ours still alive after the pool closed, and new Chromium elsewhere."""
     me = os.getpid()
     table = _table()
-    tree = descendants(me, table)
+    tree = descendants_of(me, table)
     with_marker = {pid for pid, (_, cmd) in table.items()
                    if any(m.encode() in cmd for m in markers)}
     in_group = set()

@@ -99,7 +99,7 @@ def launch_args(marker: str) -> list[str]:
             *NO_NETWORK_FLAGS, marker]
 
 
-def _process_table() -> dict[int, tuple[int, list[bytes]]]:
+def process_table() -> dict[int, tuple[int, list[bytes]]]:
     """pid -> (parent pid, command line) for every process we can read (Linux /proc)."""
     table = {}
     proc = Path("/proc")
@@ -124,15 +124,20 @@ def browser_pids(marker: str) -> list[int]:
     Only the browser process carries the marker; its zygotes, renderers and GPU
     process are found through their parents, so a kill leaves no orphan running.
     """
-    table = _process_table()
+    table = process_table()
     needle = marker.encode()
-    found = {pid for pid, (_, cmdline) in table.items() if needle in cmdline}
-    grew = bool(found)
+    return sorted(descendants({pid for pid, (_, cmdline) in table.items() if needle in cmdline},
+                              table))
+
+
+def descendants(roots: set[int], table: dict[int, tuple[int, list[bytes]]]) -> set[int]:
+    """``roots`` and every process below them in ``table`` (``process_table()``)."""
+    found, grew = set(roots), bool(roots)
     while grew:
         children = {pid for pid, (parent, _) in table.items() if parent in found} - found
         found |= children
         grew = bool(children)
-    return sorted(found)
+    return found
 
 
 def kill_browser(marker: str) -> int:
