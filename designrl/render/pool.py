@@ -272,21 +272,20 @@ class BrowserPool:
         self, slot: Slot, html: str, viewport: tuple[int, int] | None, full_page: bool
     ) -> RenderResult:
         job = await self._begin(slot, html, viewport)
-        generation = slot.generation
         try:
             result = await self._run_job(job, self._load_and_capture(slot, job, full_page))
         except Exception as exc:
-            result = result_from_events(job.events, **self._failure(slot, job, exc, generation))
+            result = result_from_events(job.events, **self._failure(slot, job, exc))
         if not result.ok:
             slot.poisoned = True
         slot.renders += 1
         return result
 
-    def raise_if_lost(self, slot: Slot, generation: int, cause: BaseException | None) -> None:
-        """Raise ``BrowserLost`` if the browser ``slot`` had at ``generation`` is gone (its
+    def raise_if_lost(self, slot: Slot, cause: BaseException | None) -> None:
+        """Raise ``BrowserLost`` if the browser ``slot``'s page lives in is gone (its
         job failing with it is the browser's doing, not the page's)."""
         handle = self._owner[slot.index]
-        if handle.alive and handle.generation == generation:
+        if handle.alive and handle.generation == slot.generation:
             return
         slot.poisoned = True
         reason = error_text(cause) if cause is not None else "the browser was relaunched"
@@ -356,15 +355,15 @@ class BrowserPool:
         await world.call(LOADED_JS)
         return world
 
-    def _failure(self, slot: Slot, job: Job, exc: BaseException, generation: int) -> dict:
+    def _failure(self, slot: Slot, job: Job, exc: BaseException) -> dict:
         """Why the job failed, as ``RenderResult`` fields; ``BrowserLost`` if it failed
-        because the browser it began in (``generation``) was lost for another reason."""
+        because the browser it began in was lost for another reason."""
         slot.poisoned = True
         handle = self._owner[slot.index]
         if ((job.events.crashed or not handle.alive) and self.memory_cap is not None
                 and self.memory_cap.take_oom_kill(str(handle.index))):
             return {"error": "resource_exceeded"}  # the kernel killed it over the cap
-        self.raise_if_lost(slot, generation, exc)
+        self.raise_if_lost(slot, exc)
         if isinstance(exc, JobAborted):
             return {"error": str(exc)}
         if isinstance(exc, TimeoutError) or type(exc).__name__ == "TimeoutError":

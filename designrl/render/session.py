@@ -27,7 +27,7 @@ from designrl.render.capture import (
 )
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import PageEvents
-from designrl.render.types import RenderResult
+from designrl.render.types import BrowserLost, RenderResult
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -56,7 +56,6 @@ class PageSession:
         self._viewport = viewport
         self._slot: Slot | None = None
         self._job: Job | None = None
-        self._generation = -1  # the browser generation the lease began in
 
     @property
     def events(self) -> PageEvents:
@@ -78,14 +77,14 @@ class PageSession:
         self._slot = slot
         try:
             job = self._job = await pool._begin(slot, text, self._viewport)
-            self._generation = slot.generation
+        except BrowserLost:  # no page to be had
+            await self._end()
+            raise
+        try:
             nodes = await pool._run_job(job, self._load(slot, job))
         except Exception as exc:
             try:
-                if self._job is None:
-                    raise  # no page to be had: BrowserLost
-                result = result_from_events(
-                    job.events, **pool._failure(slot, job, exc, self._generation))
+                result = result_from_events(job.events, **pool._failure(slot, job, exc))
             finally:
                 await self._end()
             raise RenderError(result) from exc
@@ -113,7 +112,7 @@ class PageSession:
             slot.poisoned = True  # the page may be stuck in whatever failed
         try:
             if slot is not None:
-                self._pool.raise_if_lost(slot, self._generation, exc)
+                self._pool.raise_if_lost(slot, exc)
         finally:
             await self._end()
 
@@ -128,8 +127,7 @@ class PageSession:
         try:
             result = await self._pool._run_job(job, work)
         except Exception as exc:
-            result = result_from_events(
-                job.events, **self._pool._failure(slot, job, exc, self._generation))
+            result = result_from_events(job.events, **self._pool._failure(slot, job, exc))
         result.seconds = time.monotonic() - started
         return result
 
