@@ -23,13 +23,14 @@ from __future__ import annotations
 import logging
 import os
 import shlex
+import shutil
 import signal
+import stat
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-
-from designrl.render.launcher import ScriptDir
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +190,7 @@ class MemoryCap:
         self._parent = parent
         self._groups: dict[str, BrowserGroup] = {}
         self._tag = uuid.uuid4().hex[:8]  # pools in one process never share a group
-        self._scripts = ScriptDir("designrl-memcap-") if parent else None
+        self._scripts = tempfile.mkdtemp(prefix="designrl-memcap-") if parent else None
 
     @classmethod
     def detect(cls, limit_bytes: int) -> MemoryCap:
@@ -206,9 +207,8 @@ class MemoryCap:
                 if probe.path.exists():
                     probe.remove(1.0)
             cap = cls(limit_bytes, mode, parent)
-            assert cap._scripts is not None
-            if not cap._scripts.can_exec():
-                reasons.append(f"{mode}: temp dir {cap._scripts.path} is mounted noexec")
+            if not cap._can_exec_scripts():
+                reasons.append(f"{mode}: temp dir {cap._scripts} is mounted noexec")
                 cap.close()
                 continue
             log.info("browser memory cap: %s, %d MB per browser, groups under %s",
@@ -233,6 +233,10 @@ class MemoryCap:
         if (group.path / "memory.memsw.limit_in_bytes").exists():  # swap accounting is on
             _write(group.path / "memory.memsw.limit_in_bytes", str(limit_bytes))
 
+    def _can_exec_scripts(self) -> bool:
+        assert self._scripts is not None
+        return not os.statvfs(self._scripts).f_flag & os.ST_NOEXEC
+
     @property
     def enforced(self) -> bool:
         """Whether the whole browser is held under the cap (not only its JS heaps)."""
@@ -254,8 +258,11 @@ class MemoryCap:
         group = self.group(name)
         group.kill()
         assert self._scripts is not None
-        return self._scripts.write(f"{name}.sh", _WRAPPER.format(
-            procs=shlex.quote(str(group.path / "cgroup.procs")), chromium=shlex.quote(chromium)))
+        script = Path(self._scripts) / f"{name}.sh"
+        script.write_text(_WRAPPER.format(procs=shlex.quote(str(group.path / "cgroup.procs")),
+                                          chromium=shlex.quote(chromium)))
+        script.chmod(stat.S_IRWXU)
+        return str(script)
 
     def group(self, name: str) -> BrowserGroup:
         """Browser ``name``'s group, made on first use (it outlives relaunches)."""
@@ -283,7 +290,7 @@ class MemoryCap:
             group.remove()
         self._groups.clear()
         if self._scripts is not None:
-            self._scripts.close()
+            shutil.rmtree(self._scripts, ignore_errors=True)
             self._scripts = None
 
 

@@ -208,7 +208,7 @@ class Interactor:
     async def _state(self) -> dict:
         state = await self._call(STATE_JS)
         if int(state.get("nodes", 0)) > self.max_dom_nodes:
-            raise PageHung("resource_exceeded")
+            raise PageHung("dom_too_large")
         return state
 
     # The checks
