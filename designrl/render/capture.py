@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from designrl.render.dom import CAPTURE_JS, COUNT_NODES_JS, MAX_TEXT_BLOCKS, parse_dom_facts
 from designrl.render.events import PageEvents
 from designrl.render.isolated import IsolatedWorld
-from designrl.render.types import RenderResult
+from designrl.render.types import RESOURCE_EXCEEDED, RenderResult, over_cap
 
 if TYPE_CHECKING:
     from playwright.async_api import CDPSession, Page
@@ -35,6 +35,11 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 
 def result_from_events(events: PageEvents, **fields) -> RenderResult:
+    """The job's result: ``fields`` with what the sandbox saw. A cap the page reported
+    going over (its job aborted, or finishing as the report came) is the outcome."""
+    if events.exceeded is not None and fields.get("error") in (None, RESOURCE_EXCEEDED):
+        fields = {"dom_nodes": fields.get("dom_nodes", 0),
+                  **over_cap(fields.get("exceeded") or events.exceeded)}
     return RenderResult(
         console_errors=list(events.console_errors),
         page_errors=list(events.page_errors),
@@ -83,7 +88,7 @@ async def capture_page(
     full_page: bool = True,
     world: IsolatedWorld | None = None,
 ) -> RenderResult:
-    """Count nodes (over the cap: ``dom_too_large``), settle, read DOM facts, screenshot.
+    """Count nodes (over the cap: ``resource_exceeded``), settle, read DOM facts, screenshot.
 
     Elements are counted in every frame and open shadow root before anything needs
     layout, so a huge DOM fails fast; the renderer's node counter backs that count up
@@ -108,12 +113,12 @@ async def capture_page(
             raw = await (await IsolatedWorld.create(cdp)).call(CAPTURE_JS, arg)
     nodes = int(raw.get("nodes") or 0)
     if "canvas_bytes" in raw:
-        return result_from_events(events, dom_nodes=nodes, error="resource_exceeded")
+        return result_from_events(events, **over_cap("canvas_memory", dom_nodes=nodes))
     if "facts" not in raw:
-        return result_from_events(events, dom_nodes=nodes, error="dom_too_large")
+        return result_from_events(events, **over_cap("dom_nodes", dom_nodes=nodes))
     hidden = await renderer_nodes(cdp, limits.max_dom_nodes)
     if hidden is not None:
-        return result_from_events(events, dom_nodes=hidden, error="dom_too_large")
+        return result_from_events(events, **over_cap("dom_nodes", dom_nodes=hidden))
     facts = parse_dom_facts(raw["facts"])
     viewport = page.viewport_size or {"width": 1280, "height": 800}
     page_height = int((raw.get("size") or {}).get("height") or 0)

@@ -50,12 +50,12 @@ DISABLED_FEATURES = (*PLAYWRIGHT_DISABLED_FEATURES, "RenderDocument")
 # browser.
 IGNORED_PLAYWRIGHT_ARGS = ["--disable-ipc-flooding-protection"]
 
-# Defence in depth behind the request router: should any request slip past it,
-# names resolve nowhere, HTTP goes to a closed local port, and WebRTC gets no UDP.
+# Defence in depth behind the request router: should any request slip past it, names
+# resolve nowhere and HTTP goes to a closed local port (the only proxy WebRTC may use:
+# see ``preferences``).
 NO_NETWORK_FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND",
     "--proxy-server=http://127.0.0.1:9",
-    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ]
 
 MARKER_PREFIX = "--designrl-browser="

@@ -11,7 +11,9 @@ It holds what request routing and Chromium's switches cannot:
   as a refusal, never as a console error;
 * console arguments and uncaught errors are cut to ``PAYLOAD_LIMIT`` characters before
   Chromium serializes them: a 512 MB string logged once would otherwise be copied into
-  the browser process, Playwright's driver and the worker.
+  the browser process, Playwright's driver and the worker. One over ``PAYLOAD_EXCEEDED``
+  characters is a cap gone over: reported as ``CAP_EXCEEDED`` + ``console_payload``,
+  which ends the job ``resource_exceeded``.
 
 Everything the guards call is taken when the document starts, before the page can
 replace it. Workers run no init script: their console is not cut.
@@ -20,10 +22,13 @@ replace it. Workers run no init script: their console is not cut.
 from __future__ import annotations
 
 NAVIGATION_REFUSED = "designrl: navigation refused: "
+CAP_EXCEEDED = "designrl: cap exceeded: "
 PAYLOAD_LIMIT = 4096  # characters of one console argument or one uncaught error
+PAYLOAD_EXCEEDED = 1 << 20  # characters no page logs but to flood the driver
 
 _CONSTANTS = (
-    f"const NAVIGATION_REFUSED = {NAVIGATION_REFUSED!r}, PAYLOAD_LIMIT = {PAYLOAD_LIMIT};\n"
+    f"const NAVIGATION_REFUSED = {NAVIGATION_REFUSED!r}, CAP_EXCEEDED = {CAP_EXCEEDED!r},\n"
+    f"  PAYLOAD_LIMIT = {PAYLOAD_LIMIT}, PAYLOAD_EXCEEDED = {PAYLOAD_EXCEEDED};\n"
 )
 
 _NAME_AND_HISTORY = """
@@ -74,7 +79,15 @@ _PAYLOAD_CAP = """
   const functionText = Function.prototype.toString;
   const symbolText = getter(Symbol.prototype, 'description');
   const huge = 10n ** BigInt(PAYLOAD_LIMIT);
-  const cut = (text) => apply(slice, text, [0, PAYLOAD_LIMIT]) + '… [' + text.length + ' chars]';
+  const report = console.debug;
+  let reported = false;
+  const cut = (text) => {
+    if (text.length > PAYLOAD_EXCEEDED && !reported) {
+      reported = true;
+      apply(report, console, [CAP_EXCEEDED + 'console_payload']);
+    }
+    return apply(slice, text, [0, PAYLOAD_LIMIT]) + '… [' + text.length + ' chars]';
+  };
   const long = (text) => typeof text === 'string' && text.length > PAYLOAD_LIMIT;
   // What Chromium would send whole: strings, and the text an object is described by.
   const clip = (value) => {

@@ -33,6 +33,7 @@ class PageEvents:
     popups: int = 0
     downloads: int = 0
     crashed: bool = False
+    exceeded: str | None = None  # the first cap the page reported going over
     _popup_keys: set[int] = field(default_factory=set, repr=False)
 
     def popup(self, key: int) -> None:
@@ -40,6 +41,9 @@ class PageEvents:
         if key not in self._popup_keys:
             self._popup_keys.add(key)
             self.popups += 1
+
+    def exceed(self, resource: str) -> None:
+        self.exceeded = self.exceeded or _clip(resource)
 
     def console_error(self, text: str) -> None:
         self._add(self.console_errors, text)

@@ -23,14 +23,13 @@ from __future__ import annotations
 import logging
 import os
 import shlex
-import shutil
 import signal
-import stat
-import tempfile
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+
+from designrl.render.launcher import ScriptDir
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +189,7 @@ class MemoryCap:
         self._parent = parent
         self._groups: dict[str, BrowserGroup] = {}
         self._tag = uuid.uuid4().hex[:8]  # pools in one process never share a group
-        self._scripts = tempfile.mkdtemp(prefix="designrl-memcap-") if parent else None
+        self._scripts = ScriptDir("designrl-memcap-") if parent else None
 
     @classmethod
     def detect(cls, limit_bytes: int) -> MemoryCap:
@@ -207,8 +206,9 @@ class MemoryCap:
                 if probe.path.exists():
                     probe.remove(1.0)
             cap = cls(limit_bytes, mode, parent)
-            if not cap._can_exec_scripts():
-                reasons.append(f"{mode}: temp dir {cap._scripts} is mounted noexec")
+            assert cap._scripts is not None
+            if not cap._scripts.can_exec():
+                reasons.append(f"{mode}: temp dir {cap._scripts.path} is mounted noexec")
                 cap.close()
                 continue
             log.info("browser memory cap: %s, %d MB per browser, groups under %s",
@@ -233,10 +233,6 @@ class MemoryCap:
         if (group.path / "memory.memsw.limit_in_bytes").exists():  # swap accounting is on
             _write(group.path / "memory.memsw.limit_in_bytes", str(limit_bytes))
 
-    def _can_exec_scripts(self) -> bool:
-        assert self._scripts is not None
-        return not os.statvfs(self._scripts).f_flag & os.ST_NOEXEC
-
     @property
     def enforced(self) -> bool:
         """Whether the whole browser is held under the cap (not only its JS heaps)."""
@@ -258,11 +254,8 @@ class MemoryCap:
         group = self.group(name)
         group.kill()
         assert self._scripts is not None
-        script = Path(self._scripts) / f"{name}.sh"
-        script.write_text(_WRAPPER.format(procs=shlex.quote(str(group.path / "cgroup.procs")),
-                                          chromium=shlex.quote(chromium)))
-        script.chmod(stat.S_IRWXU)
-        return str(script)
+        return self._scripts.write(f"{name}.sh", _WRAPPER.format(
+            procs=shlex.quote(str(group.path / "cgroup.procs")), chromium=shlex.quote(chromium)))
 
     def group(self, name: str) -> BrowserGroup:
         """Browser ``name``'s group, made on first use (it outlives relaunches)."""
@@ -290,7 +283,7 @@ class MemoryCap:
             group.remove()
         self._groups.clear()
         if self._scripts is not None:
-            shutil.rmtree(self._scripts, ignore_errors=True)
+            self._scripts.close()
             self._scripts = None
 
 

@@ -14,14 +14,12 @@ unprivileged user namespace the kernel allows), else ``routing-only``.
 from __future__ import annotations
 
 import logging
-import os
 import shlex
 import shutil
-import stat
 import subprocess
-import tempfile
 from functools import cache
-from pathlib import Path
+
+from designrl.render.launcher import ScriptDir
 
 log = logging.getLogger(__name__)
 
@@ -57,27 +55,25 @@ class NetworkIsolation:
 
     def __init__(self, enabled: bool = True) -> None:
         self.command = unshare_command() if enabled else None
-        self._dir: str | None = None
+        self._scripts: ScriptDir | None = None
         if self.command is not None:
-            self._dir = tempfile.mkdtemp(prefix="designrl-netns-")
-            if os.statvfs(self._dir).f_flag & os.ST_NOEXEC:
-                log.warning("browser network namespace off: %s is mounted noexec", self._dir)
+            self._scripts = ScriptDir("designrl-netns-")
+            if not self._scripts.can_exec():
+                log.warning("browser network namespace off: %s is mounted noexec",
+                            self._scripts.path)
                 self.close()
                 self.command = None
         self.mode = NETNS if self.command else ROUTING_ONLY
 
     def executable(self, chromium: str) -> str:
         """What to launch instead of ``chromium`` (itself, in ``routing-only`` mode)."""
-        if self.command is None or self._dir is None:
+        if self.command is None or self._scripts is None:
             return chromium
-        script = Path(self._dir) / "chromium.sh"
-        script.write_text(_WRAPPER.format(
+        return self._scripts.write("chromium.sh", _WRAPPER.format(
             unshare=" ".join(shlex.quote(part) for part in (*self.command, "--")),
             chromium=shlex.quote(chromium)))
-        script.chmod(stat.S_IRWXU)
-        return str(script)
 
     def close(self) -> None:
-        if self._dir is not None:
-            shutil.rmtree(self._dir, ignore_errors=True)
-            self._dir = None
+        if self._scripts is not None:
+            self._scripts.close()
+            self._scripts = None

@@ -42,10 +42,11 @@ from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
 from designrl.render.memory_cap import DEFAULT_MEMORY_CAP_MB, MemoryCap
 from designrl.render.netns import NetworkIsolation
+from designrl.render.preferences import ChromiumPreferences
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, Slot
-from designrl.render.types import BrowserLost, InfrastructureError, RenderResult
+from designrl.render.types import BrowserLost, InfrastructureError, RenderResult, over_cap
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping
@@ -145,6 +146,7 @@ class BrowserPool:
         self.memory_cap: MemoryCap | None = None  # detected at the first launch
         self.network_namespace = network_namespace
         self.network: NetworkIsolation | None = None  # detected at start
+        self.preferences: ChromiumPreferences | None = None
         self.chromium_sandbox = False  # Chromium's own sandbox, on where it can be (start)
         self.stats = PoolStats()
         self._pw: Playwright | None = None
@@ -172,6 +174,7 @@ class BrowserPool:
 
         self.executable_path = find_chromium(self.executable_path)
         self.network = NetworkIsolation(self.network_namespace)
+        self.preferences = ChromiumPreferences()
         self.chromium_sandbox = own_sandbox_possible()
         log.info("browser network isolation: %s; Chromium's own sandbox: %s",
                  self.network.mode, "on" if self.chromium_sandbox else "off (running as root)")
@@ -213,6 +216,8 @@ class BrowserPool:
             cap.close()  # removes the groups, killing any process a close left behind
         if self.network is not None:
             self.network.close()
+        if self.preferences is not None:
+            self.preferences.close()
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
@@ -313,8 +318,10 @@ class BrowserPool:
             raise JobAborted(job.abort_reason)
         raise TimeoutError(f"page did not render within {self.timeout_s:g}s")
 
-    async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None) -> Job:
+    async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None,
+                     *, driven: bool = False) -> Job:
         """Begin a job on ``slot``: a live context, and the job's document navigated to.
+        ``driven``: the caller will drive the page (see ``Slot.begin``).
 
         The navigation replaces the previous job's document, whose unload handlers run
         then: if that fails on a used page, the fault is the previous job's, so the
@@ -328,7 +335,7 @@ class BrowserPool:
             except Exception as exc:
                 raise BrowserLost(f"browser_unavailable: {error_text(exc)}") from exc
             used = slot.renders > 0
-            job = slot.begin(html)
+            job = slot.begin(html, driven=driven)
             if await slot.enter(job, want, RESET_TIMEOUT_S if used else self.timeout_s):
                 return job
             if not used or attempt == 1:
@@ -362,7 +369,7 @@ class BrowserPool:
         handle = self._owner[slot.index]
         if ((job.events.crashed or not handle.alive) and self.memory_cap is not None
                 and self.memory_cap.take_oom_kill(str(handle.index))):
-            return {"error": "resource_exceeded"}  # the kernel killed it over the cap
+            return over_cap("memory")  # the kernel killed it over the cap
         self.raise_if_lost(slot, exc)
         if isinstance(exc, JobAborted):
             return {"error": str(exc)}
@@ -443,7 +450,10 @@ class BrowserPool:
         handle.marker = new_marker()
         if self.memory_cap is None and self.memory_cap_mb:
             self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
+        # Each wrapper execs the next: memory group, network namespace, preferences, Chromium.
         cap, executable = self.memory_cap, self.executable_path
+        if self.preferences is not None:
+            executable = self.preferences.executable(executable)
         if self.network is not None:
             executable = self.network.executable(executable)
         options = {

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
 
 from designrl.render.assets import AssetStore, content_type
-from designrl.render.document_start import NAVIGATION_REFUSED
+from designrl.render.document_start import CAP_EXCEEDED, NAVIGATION_REFUSED
 from designrl.render.events import PageEvents
+from designrl.render.types import RESOURCE_EXCEEDED
 
 if TYPE_CHECKING:
     from playwright.async_api import Page, Route, WebSocketRoute
@@ -195,6 +196,9 @@ class Router:
         if message.type == "debug":
             if text.startswith(NAVIGATION_REFUSED):
                 job.events.navigation_refused(text[len(NAVIGATION_REFUSED):])
+            elif text.startswith(CAP_EXCEEDED):
+                job.events.exceed(text[len(CAP_EXCEEDED):])
+                job.abort(RESOURCE_EXCEEDED)
             return
         job.events.console_error(text)
         if text.startswith(DATA_NAVIGATION_REFUSED):  # Chromium's own refusal

@@ -27,7 +27,7 @@ from designrl.render.capture import (
 )
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import PageEvents
-from designrl.render.types import BrowserLost, RenderResult
+from designrl.render.types import BrowserLost, RenderResult, over_cap
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -76,7 +76,7 @@ class PageSession:
         slot = await pool._acquire()
         self._slot = slot
         try:
-            job = self._job = await pool._begin(slot, text, self._viewport)
+            job = self._job = await pool._begin(slot, text, self._viewport, driven=True)
         except BrowserLost:  # no page to be had
             await self._end()
             raise
@@ -91,7 +91,7 @@ class PageSession:
         if nodes > pool.limits.max_dom_nodes:
             slot.poisoned = True
             await self._end()
-            raise RenderError(result_from_events(job.events, dom_nodes=nodes, error="dom_too_large"))
+            raise RenderError(result_from_events(job.events, **over_cap("dom_nodes", dom_nodes=nodes)))
         return slot.page
 
     async def _load(self, slot: Slot, job: Job) -> int:

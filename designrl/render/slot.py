@@ -6,7 +6,9 @@ jobs, its context is closed and a fresh one opened. Ending a job:
 * always stops script on its document (its timers stop) and clears the storage of
   both page origins;
 * if the document could run script (``may_run_script``: a script, a handler
-  attribute, a frame), replaces it with about:blank while script is off, so its
+  attribute, a frame; or the caller drove it in a page session, where a click can
+  start script the HTML does not show), replaces it with about:blank while script is
+  off, so its
   unload handlers never run and whatever it started ends with it; if it has a
   Worker or SharedWorker, closes the context instead (Chromium lets a busy worker
   run 2 s after its document goes; a closed context's renderer ends at once).
@@ -80,6 +82,7 @@ class Slot:
         self.jobs = 0  # jobs ever begun, whose parity picks the page origin
         self.poisoned = False
         self.scripted = False  # whether the current job's document may run script
+        self.driven = False  # whether the current job's caller drove the page (mouse, keys)
         self.context_id: str | None = None  # Chromium's id of the browser context
         self._tasks: set[asyncio.Task] = set()
 
@@ -116,12 +119,14 @@ class Slot:
         self.renders = 0
         self.poisoned = False
 
-    def begin(self, html: str) -> Job:
+    def begin(self, html: str, *, driven: bool = False) -> Job:
+        """``driven``: the caller will drive the page (a ``pool.page()`` lease)."""
         assert self.page is not None
         self.jobs += 1
         job = Job(html=html, page=self.page, url=PAGE_URLS[self.jobs % 2])
         self.router.job = job
-        self.scripted = may_run_script(html)
+        self.scripted = driven or may_run_script(html)
+        self.driven = driven
         return job
 
     async def enter(self, job: Job, viewport: tuple[int, int], limit_s: float) -> bool:
@@ -147,18 +152,21 @@ class Slot:
         """Stop the last job's page and forget its state; False if the page would not."""
         self.router.job = None
         scripted, self.scripted = self.scripted, False
+        driven, self.driven = self.driven, False
         if self.poisoned or self.page is None or self.context is None:
             return False
         try:
-            return await asyncio.wait_for(self._reset(scripted), RESET_TIMEOUT_S)
+            return await asyncio.wait_for(self._reset(scripted, driven), RESET_TIMEOUT_S)
         except Exception as exc:
             log.debug("slot %d reset failed: %s", self.index, exc)
             self.poisoned = True
             return False
 
-    async def _reset(self, scripted: bool) -> bool:
-        assert self.cdp is not None
+    async def _reset(self, scripted: bool, driven: bool) -> bool:
+        assert self.cdp is not None and self.page is not None
         await self.cdp.send("Emulation.setScriptExecutionDisabled", {"value": True})
+        if driven:  # the mouse stays where the caller left it: the next page would be hovered
+            await self.page.mouse.move(-1, -1)
         if not scripted:
             await self._clear_storage()
             return True

@@ -13,6 +13,13 @@ BBox = tuple[float, float, float, float]
 
 RGB = tuple[int, int, int]
 
+RESOURCE_EXCEEDED = "resource_exceeded"
+
+
+def over_cap(resource: str, **fields) -> dict:
+    """``RenderResult`` fields for a page that went over the cap on ``resource``."""
+    return {"error": RESOURCE_EXCEEDED, "exceeded": resource, **fields}
+
 
 @dataclass(frozen=True)
 class TextBlock:
@@ -55,20 +62,19 @@ class BrowserLost(InfrastructureError):
 class RenderResult:
     """One render of one page: a scored outcome, never an exception.
 
-    ``error`` names why the page failed (``timeout``, ``dom_too_large``,
-    ``resource_exceeded``, ``input_too_large``, ``input_not_text``, ``too_many_dialogs``,
-    ``too_many_frames``, ``navigated_away``, ``page_crashed``, ``render_failed: ...``);
-    ``png`` is then empty. ``resource_exceeded``: the browser's memory cap was reached and
-    the kernel ended the page's renderer (or the browser) for it; the DOM cap keeps its
-    own name, ``dom_too_large``. ``page_crashed`` is any other crash (in the ``v8-heap``
-    cap mode, a JS heap over its bound too). A browser lost under the page (killed from
+    ``error`` names why the page failed (``timeout``, ``resource_exceeded``,
+    ``input_too_large``, ``input_not_text``, ``too_many_dialogs``, ``too_many_frames``,
+    ``navigated_away``, ``page_crashed``, ``render_failed: ...``); ``png`` is then empty.
+    ``resource_exceeded``: the page went over one of the caps, named by ``exceeded``.
+    ``page_crashed`` is any other crash (in the ``v8-heap`` cap mode, a JS heap over its
+    bound too). A browser lost under the page (killed from
     outside, crashed, would not start) is not the page's failure: the pool renders it
     again on a fresh page and, if that keeps failing, raises ``InfrastructureError``
     instead of returning a result.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
     whether the page succeeded or not. ``dom_nodes`` counts elements across the
-    document, its frames and open shadow roots; for a ``dom_too_large`` found by the
-    renderer's own counter (closed shadow roots, ``data:`` frames) it is that count.
+    document, its frames and open shadow roots; for a DOM cap found by the renderer's own
+    counter (closed shadow roots, ``data:`` frames) it is that count.
     """
 
     png: bytes = b""
@@ -96,6 +102,11 @@ class RenderResult:
     downloads: int = 0
     page_height: int = 0
     """Full document height in CSS px before the ``max_height`` clip."""
+    exceeded: str | None = None
+    """The cap a ``resource_exceeded`` page went over: ``memory`` (the browser's, for all
+    its processes; the kernel ended the renderer), ``dom_nodes`` (elements across frames
+    and shadow roots), ``canvas_memory`` (pixels canvases ask for) or ``console_payload``
+    (one console argument or uncaught error over ``PAYLOAD_EXCEEDED`` characters)."""
 
     @property
     def ok(self) -> bool:

@@ -51,7 +51,7 @@ CASES = {
         "<body><script>const f = document.createDocumentFragment();"
         "for (let i = 0; i < 120000; i++) f.appendChild(document.createElement('div'));"
         "document.body.appendChild(f);</script></body>",
-        lambda r: r.error == "dom_too_large" and r.dom_nodes > 120000, WAITS_OUT),
+        lambda r: r.exceeded == "dom_nodes" and r.dom_nodes > 120000, WAITS_OUT),
     # 30k elements in a frame and 30k in an open shadow root: neither alone is over the cap.
     "dom_across_frame_and_shadow": Case(
         "<p>x</p><script>const fill = (doc, parent, tag) => { const f = doc.createDocumentFragment();"
@@ -61,17 +61,17 @@ CASES = {
         "fill(frame.contentDocument, frame.contentDocument.body, 'div');"
         "const host = document.createElement('div'); document.body.appendChild(host);"
         "fill(document, host.attachShadow({mode: 'open'}), 'span');</script>",
-        lambda r: r.error == "dom_too_large" and r.dom_nodes > 60000, WAITS_OUT),
+        lambda r: r.exceeded == "dom_nodes" and r.dom_nodes > 60000, WAITS_OUT),
     # Out of our measuring world's reach: the renderer's node counter finds them.
     "dom_in_closed_shadow_root": Case(
         "<p>x</p><div><template shadowrootmode='closed'>" + "<i></i>" * 210_000
         + "</template></div>",
-        lambda r: r.error == "dom_too_large" and r.dom_nodes > 210_000, WAITS_OUT),
+        lambda r: r.exceeded == "dom_nodes" and r.dom_nodes > 210_000, WAITS_OUT),
     "dom_in_data_frame": Case(
         "<p>x</p><iframe src=\"data:text/html,<script>const f = document.createDocumentFragment();"
         "for (let i = 0; i < 210000; i++) f.appendChild(document.createElement('i'));"
         "document.body.appendChild(f);</script>\"></iframe>",
-        lambda r: r.error == "dom_too_large" and r.dom_nodes > 210_000, WAITS_OUT),
+        lambda r: r.exceeded == "dom_nodes" and r.dom_nodes > 210_000, WAITS_OUT),
     "alert_loop": Case(
         "<p>x</p><script>for (;;) alert('again')</script>",
         lambda r: r.error == "too_many_dialogs" and r.dialogs > 20, WITHIN),
@@ -224,7 +224,7 @@ def test_page_session_counts_every_frame_and_shadow_root(runner, name):
 
     started = time.monotonic()
     result = runner.run(open_page())
-    assert result is not None and result.error == "dom_too_large", result
+    assert result is not None and result.exceeded == "dom_nodes", result
     assert time.monotonic() - started < WAITS_OUT
     assert runner.render(NORMAL).ok
 
@@ -281,15 +281,25 @@ OVERSIZED = {
 
 
 def test_oversized_console_and_errors_are_cut_before_the_driver(runner):
+    """Over the payload cap (1M characters): cut in the page, and the job ends on it."""
     before = driver_peak_mb()
     results = {name: runner.render(html) for name, html in OVERSIZED.items()}
     grew = driver_peak_mb() - before
     assert grew < 48, f"the driver's peak grew {grew} MB"
     for name, result in results.items():
-        assert result.ok, (name, result.error)
+        assert (result.error, result.exceeded) == ("resource_exceeded", "console_payload"), name
         recorded = result.console_errors + result.page_errors
         assert all(len(text) <= MAX_CHARS for text in recorded), name
-    assert results["console.error"].console_errors[0].startswith("xxxx")
-    for name in ("throw", "throw a string", "rejection"):
-        (error,) = results[name].page_errors
-        assert "xxxx" in error, (name, error)
+    assert runner.render(NORMAL).ok
+
+
+def test_long_console_and_errors_under_the_payload_cap_are_cut_and_recorded(runner):
+    long = "'x'.repeat(64 << 10)"  # 64K characters: past the 4K cut, under the cap
+    logged = runner.render(f"<p>x</p><script>console.error({long})</script>")
+    assert logged.ok and logged.console_errors[0].startswith("xxxx"), logged.error
+    for script in (f"throw new Error({long})", f"throw {long}",
+                   f"Promise.reject(new Error({long}))"):
+        result = runner.render(f"<p>x</p><script>{script}</script>")
+        assert result.ok, (script, result.error)
+        (error,) = result.page_errors
+        assert "xxxx" in error and len(error) <= MAX_CHARS, (script, error)

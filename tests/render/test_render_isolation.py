@@ -156,3 +156,55 @@ def test_workers_end_with_their_job(runner):
     before = cpu_seconds(pids)
     time.sleep(1.0)
     assert cpu_seconds(pids) - before < 0.5  # a spinning worker alone would burn ~1 s
+
+
+def test_a_page_someone_clicked_is_blanked_after_its_session(runner):
+    """No script in the HTML, but a click runs some (a javascript: link): a page session's
+    document is replaced once the session ends, so its timers cannot outlive it."""
+    html = ("<a id=go href=\"javascript:setInterval(() => { console.error('late');"
+            " window.open('http://evil.example/late'); }, 0)\">go</a>")
+    assert not may_run_script(html)
+    pool = runner.pool
+
+    async def click_then_innocent():
+        alone = await pool.render(INNOCENT)
+        session = pool.page(html)
+        async with session as page:
+            await page.click("#go")
+            await asyncio.sleep(0.2)
+            slot = session._slot
+        tree = await slot.cdp.send("Page.getFrameTree")  # the browser's word, not Playwright's
+        url = tree["frameTree"]["frame"]["url"]
+        after = await asyncio.gather(*(pool.render(INNOCENT) for _ in range(pool.size)))
+        return session.events, url, alone, after
+
+    events, url, alone, after = runner.run(click_then_innocent())
+    assert "late" in events.console_errors  # the click did start the timer
+    assert url == "about:blank"
+    for result in after:
+        assert recorded(result) == recorded(alone), (result.console_errors, result.popups)
+
+
+HOVERABLE = ("<style>button { width: 300px; height: 200px; background: #eee; }"
+             "button:hover { background: #c00; }</style><button>press</button>")
+
+
+def test_the_mouse_a_session_left_does_not_hover_the_next_page(runner):
+    """A session's caller leaves the mouse over the page; the next job on that page must
+    not be drawn hovered."""
+    pool = runner.pool
+
+    async def hover_then_render():
+        alone = await pool.render(HOVERABLE)
+
+        async def hover():
+            async with pool.page(HOVERABLE) as page:
+                await page.hover("button")
+
+        await asyncio.gather(*(hover() for _ in range(pool.size)))
+        after = await asyncio.gather(*(pool.render(HOVERABLE) for _ in range(pool.size)))
+        return alone, after
+
+    alone, after = runner.run(hover_then_render())
+    assert alone.ok
+    assert all(result.png == alone.png for result in after)

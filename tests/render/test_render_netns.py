@@ -1,7 +1,9 @@
 """The browser's own network namespace is a layer that holds alone: with the resolver and
-proxy switches and the WebRTC script guard off, requests the router never sees (a SharedWorker's fetch, a Worker's
-WebSocket, speculation-rules prefetches, WebRTC's STUN and TURN) reach a loopback
-listener from a browser on the host's network, and none does from one in its namespace."""
+proxy switches, the WebRTC script guard and Chromium's WebRTC preferences off, requests the
+router never sees (a SharedWorker's fetch, a Worker's WebSocket, speculation-rules
+prefetches, WebRTC's STUN and TURN) reach a loopback listener from a browser on the host's
+network, and none does from one in its namespace. Chromium's preferences alone keep
+WebRTC's packets in."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import threading
 import pytest
 from browser_support import PoolRunner, require_chromium
 
-from designrl.render import chromium, document_start, slot
+from designrl.render import chromium, document_start, preferences, slot
 from designrl.render.netns import NETNS, unshare_command
 
 PROBE_S = 2.5  # how long the page may try before we look at the listeners
@@ -81,10 +83,12 @@ try {{
 </script>"""
 
 
-def probe(monkeypatch, network_namespace: bool) -> list[str]:
+def probe(monkeypatch, network_namespace: bool, webrtc_preferences: bool = False) -> list[str]:
     """What reached the listeners from a pool with no resolver or proxy switches."""
     require_chromium()
     monkeypatch.setattr(chromium, "NO_NETWORK_FLAGS", [])
+    if not webrtc_preferences:
+        monkeypatch.setattr(preferences, "PREFERENCES", {})
     # and the document-start script's WebRTC guard (it deletes the constructors)
     monkeypatch.setattr(slot, "DOCUMENT_START_JS",
                         document_start.DOCUMENT_START_JS.replace(document_start._NO_WEBRTC, ""))
@@ -109,6 +113,12 @@ def test_without_the_namespace_the_probes_reach_the_host(monkeypatch):
     """The control: these probes do get out when only the router stands in the way."""
     hits = probe(monkeypatch, network_namespace=False)
     assert "tcp GET /speculation HTTP/1.1" in hits and "udp" in hits, hits
+
+
+def test_chromium_preferences_alone_keep_webrtc_packets_in(monkeypatch):
+    """No namespace, no switches, no script guard: only ``disable_non_proxied_udp``."""
+    hits = probe(monkeypatch, network_namespace=False, webrtc_preferences=True)
+    assert "tcp GET /speculation HTTP/1.1" in hits and "udp" not in hits, hits
 
 
 def test_the_namespace_alone_keeps_every_probe_in(monkeypatch):

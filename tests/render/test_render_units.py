@@ -87,7 +87,7 @@ def test_pool_arguments_are_validated():
 
 def test_result_ok_and_failure():
     assert RenderResult().ok
-    assert not RenderResult.failure("dom_too_large").ok
+    assert not RenderResult.failure("resource_exceeded").ok
     timed_out = RenderResult.failure("timeout", timed_out=True)
     assert not timed_out.ok and timed_out.png == b""
 

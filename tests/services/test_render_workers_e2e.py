@@ -264,7 +264,7 @@ def hostile_cases() -> dict[str, str]:
 # Outcomes the render tests pin down for the same pages (the others may vary with load).
 HOSTILE_EXPECTED = {"infinite_loop": ("timeout", "timeout"),
                     "alert_loop": ("render_failed", "too_many_dialogs"),
-                    "huge_dom": ("render_failed", "dom_too_large"),
+                    "huge_dom": ("render_failed", "resource_exceeded"),
                     "input_50mb": ("render_failed", "input_too_large")}
 NORMAL = ("todo-app", "template")  # a shipped item and a model-free policy
 

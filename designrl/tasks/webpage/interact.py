@@ -208,7 +208,7 @@ class Interactor:
     async def _state(self) -> dict:
         state = await self._call(STATE_JS)
         if int(state.get("nodes", 0)) > self.max_dom_nodes:
-            raise PageHung("dom_too_large")
+            raise PageHung("resource_exceeded")
         return state
 
     # The checks

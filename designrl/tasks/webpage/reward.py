@@ -92,7 +92,7 @@ ERROR_FACTOR = 0.3
 ALIGN_SHARE = 0.4
 ALIGN_ZERO = 0.1
 ALIGN_FULL = 0.75
-HUNG_REASONS = frozenset({"timeout", "too_many_dialogs", "dom_too_large", "page_crashed"})
+HUNG_REASONS = frozenset({"timeout", "too_many_dialogs", "resource_exceeded", "page_crashed"})
 
 
 @dataclass

@@ -77,7 +77,7 @@ def test_mask_text_and_ssim():
 def test_invalid_candidates_score_zero():
     ref = RenderResult(png=b"", width=10, height=10)
     for bad in (RenderResult.failure("timeout", timed_out=True),
-                RenderResult.failure("dom_too_large"),
+                RenderResult.failure("resource_exceeded"),
                 RenderResult(png=b"not a png", width=10, height=10)):  # blank
         score = score_renders(ref, bad)
         assert score.total == 0.0 and score.components["validity"] == 0.0 and score.error
