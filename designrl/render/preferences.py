@@ -9,6 +9,9 @@ inherit them. What they hold:
   port: no STUN, TURN or ICE packet leaves the browser, even with the document-start
   script's guard gone. ``--force-webrtc-ip-handling-policy`` and ``--policy`` are ignored
   by this Chromium (measured: the packets still reached a loopback listener).
+* No preloading (``net.network_prediction_options`` 2, "never"): speculation-rules
+  prefetches and prerenders, which the browser process makes outside request routing,
+  are never started.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from designrl.render.launcher import ScriptDir
 log = logging.getLogger(__name__)
 
 PREFERENCES = {
+    "net": {"network_prediction_options": 2},
     "webrtc": {
         "ip_handling_policy": "disable_non_proxied_udp",
         "multiple_routes_enabled": False,
