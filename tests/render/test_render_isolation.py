@@ -10,10 +10,12 @@ import os
 import time
 from urllib.parse import urlsplit
 
+import numpy as np
 import pytest
 
 from designrl.render import RenderResult
 from designrl.render.chromium import browser_pids
+from designrl.render.png import decode_png
 from designrl.render.sandbox import may_run_script
 from designrl.tasks.webpage import WebpageReward
 
@@ -63,6 +65,30 @@ def recorded(result: RenderResult) -> tuple:
             [(b.text, b.bbox) for b in result.text_blocks], result.png)
 
 
+def pixel_difference(expected: bytes, got: bytes) -> dict:
+    """How two screenshots differ, for a failure message: sizes and the box that changed."""
+    a, b = decode_png(expected), decode_png(got)
+    if a.shape != b.shape:
+        return {"sizes": (a.shape, b.shape)}
+    rows, cols = np.nonzero((a != b).any(axis=2))
+    if len(rows) == 0:
+        return {}
+    return {"changed_pixels": len(rows),
+            "box": (int(cols.min()), int(rows.min()), int(cols.max()), int(rows.max()))}
+
+
+def assert_same_pixels(alone: RenderResult, after: list[RenderResult], tmp_path) -> None:
+    """Every ``after`` screenshot equals ``alone``'s; a difference is saved for a look."""
+    differing = {}
+    for i, result in enumerate(after):
+        if result.png != alone.png:
+            (tmp_path / f"after-{i}.png").write_bytes(result.png or b"")
+            differing[i] = pixel_difference(alone.png, result.png or b"")
+    if differing:
+        (tmp_path / "alone.png").write_bytes(alone.png)
+        raise AssertionError(f"screenshots differ from the page alone ({tmp_path}): {differing}")
+
+
 def test_only_pages_that_can_act_alone_are_blanked():
     assert not may_run_script("<h1 style='color:red'>on = off</h1><p>onion=3</p>")
     for html in ("<script>1</script>", "<SCRIPT src=x>", "<img src=x onerror=f()>",
@@ -110,8 +136,11 @@ def test_an_innocent_webpage_scores_the_same_after_a_hostile_one(runner):
         differs = {name: (value, alone.components.get(name))
                    for name, value in score.components.items()
                    if abs(value - alone.components.get(name, -1.0)) > 1e-9}
-        assert abs(score.total - alone.total) <= 1e-9, (score.total, alone.total, differs)
-        assert not differs, differs
+        whitespace = (score.details.get("static", {}).get("whitespace"),
+                      alone.details.get("static", {}).get("whitespace"))
+        assert abs(score.total - alone.total) <= 1e-9, (score.total, alone.total, differs,
+                                                        whitespace)
+        assert not differs, (differs, whitespace)
 
 
 SPINNING_WORKERS = """<p>workers</p><script>
@@ -158,7 +187,7 @@ def test_workers_end_with_their_job(runner):
     assert cpu_seconds(pids) - before < 0.5  # a spinning worker alone would burn ~1 s
 
 
-def test_a_page_someone_clicked_is_blanked_after_its_session(runner):
+def test_a_page_someone_clicked_is_blanked_after_its_session(runner, tmp_path):
     """No script in the HTML, but a click runs some (a javascript: link): a page session's
     document is replaced once the session ends, so its timers cannot outlive it."""
     html = ("<a id=go href=\"javascript:setInterval(() => { console.error('late');"
@@ -181,6 +210,7 @@ def test_a_page_someone_clicked_is_blanked_after_its_session(runner):
     events, url, alone, after = runner.run(click_then_innocent())
     assert "late" in events.console_errors  # the click did start the timer
     assert url == "about:blank"
+    assert_same_pixels(alone, after, tmp_path)
     for result in after:
         assert recorded(result) == recorded(alone), (result.console_errors, result.popups)
 
@@ -189,7 +219,7 @@ HOVERABLE = ("<style>button { width: 300px; height: 200px; background: #eee; }"
              "button:hover { background: #c00; }</style><button>press</button>")
 
 
-def test_the_mouse_a_session_left_does_not_hover_the_next_page(runner):
+def test_the_mouse_a_session_left_does_not_hover_the_next_page(runner, tmp_path):
     """A session's caller leaves the mouse over the page; the next job on that page must
     not be drawn hovered."""
     pool = runner.pool
@@ -207,4 +237,4 @@ def test_the_mouse_a_session_left_does_not_hover_the_next_page(runner):
 
     alone, after = runner.run(hover_then_render())
     assert alone.ok
-    assert all(result.png == alone.png for result in after)
+    assert_same_pixels(alone, after, tmp_path)
