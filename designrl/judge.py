@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from typing import Any
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
+from designrl.fences import fenced_blocks
 
 
 class ChatEndpoint:
@@ -55,8 +54,8 @@ def json_object(reply: str | None) -> tuple[Any, str | None]:
     raw = reply or ""
     if not raw.strip():
         return None, "judge_malformed: empty reply"
-    fenced = _FENCE.search(raw)
-    text = fenced.group(1) if fenced else raw
+    fenced = fenced_blocks(raw, ("json", "JSON", ""), inline=True)
+    text = fenced[0].body if fenced else raw
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
         return None, "judge_malformed: no JSON object in reply"

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-_FENCE = re.compile(r"```(?:html|HTML)?[ \t]*\n(.*?)```", re.S)
+from designrl.fences import fenced_blocks
+
+HTML_TAGS = ("html", "HTML", "")
+"""Fence tags that may hold the document (bare fences too)."""
 _DOCUMENT = re.compile(r"(<!DOCTYPE html.*?</html\s*>|<html\b.*?</html\s*>)", re.S | re.I)
 
 
@@ -13,9 +16,9 @@ def extract_html(completion: str) -> tuple[str | None, bool]:
     fenced block holding one. A document buried in chatter is still extracted, but
     not well formatted; no ``<html>`` at all gives (None, False)."""
     text = completion.strip()
-    fenced = _FENCE.findall(text)
-    if len(fenced) == 1 and _DOCUMENT.search(fenced[0]):
-        doc = _DOCUMENT.search(fenced[0]).group(1)
+    fenced = fenced_blocks(text, HTML_TAGS)
+    if len(fenced) == 1 and _DOCUMENT.search(fenced[0].body):
+        doc = _DOCUMENT.search(fenced[0].body).group(1)
         return doc, text.startswith("```") and text.endswith("```")
     found = _DOCUMENT.search(text)
     if found is None:

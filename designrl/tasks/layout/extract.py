@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from designrl.fences import fenced_blocks
 from designrl.tasks.layout.actions import parse_action
 
 MAX_SCAN_CHARS = 65_536  # a completion longer than this is only searched this far
 MAX_STARTS = 64  # "{" positions tried: bounds the work on hostile text
-_FENCE = re.compile(r"```(?:json)?\s*\n?(.*?)```", re.S | re.I)
 _DECODER = json.JSONDecoder()
 
 
@@ -36,9 +36,9 @@ class ParsedCompletion:
 def find_json(text: str) -> tuple[Any, bool]:
     """The JSON value in ``text``: a fenced block's, else the first object that parses."""
     text = text[:MAX_SCAN_CHARS]
-    for block in _FENCE.findall(text):
+    for fence in fenced_blocks(text, ("json", ""), inline=True, ignore_case=True):
         try:
-            return json.loads(block), True
+            return json.loads(fence.body), True
         except (ValueError, RecursionError):
             continue
     for n, match in enumerate(re.finditer(r"\{", text)):

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from designrl.fences import fenced_blocks
 from designrl.tasks.svg.parse import DEFAULT_LIMITS, SvgLimits
 
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)```", re.S)
 _START = re.compile(r"<svg[\s>/]", re.I)
 _PROLOG = re.compile(
     r"(?:<\?xml[^>]*\?>\s*)?(?:<!--(?:[^-]|-(?!->))*-->\s*)*"
@@ -44,11 +44,11 @@ def extract_svg(completion: str, limits: SvgLimits = DEFAULT_LIMITS) -> Extracti
         return Extraction(None, error=f"completion_too_large: {len(completion)} characters, "
                                       f"over the {limits.max_completion_chars} cap")
     text = completion.strip()
-    fences = list(_FENCE.finditer(text))
+    fences = fenced_blocks(text)  # any tag: the first block holding an <svg> is the drawing
     region, fenced = text, None
     for fence in fences:
-        if re.search(r"<svg[\s>/]", fence.group(2), re.I):
-            region, fenced = fence.group(2), fence
+        if _START.search(fence.body):
+            region, fenced = fence.body, fence
             break
     found = _START.search(region)
     if found is None:
@@ -58,7 +58,7 @@ def extract_svg(completion: str, limits: SvgLimits = DEFAULT_LIMITS) -> Extracti
         return Extraction(None, error="unclosed_svg: <svg> is never closed")
     svg = region[_prolog_start(region, found.start()):end]
     if fenced is not None:
-        formatted = (len(fences) == 1 and fenced.start() == 0 and fenced.end() == len(text)
+        formatted = (len(fences) == 1 and fenced.start == 0 and fenced.end == len(text)
                      and region.strip() == svg)
     else:
         formatted = svg == text

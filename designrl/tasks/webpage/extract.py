@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+from designrl.fences import fenced_blocks
 from designrl.tasks.html.extract import extract_html
 
-_HTML_FENCE = re.compile(r"```(?:html|HTML)[ \t]*\n(.*?)```", re.S)
 _MARKUP = re.compile(r"^\s*<(?:!doctype|html|head|body|main|div|section|header|style|form|h1)\b",
                      re.I)
 
@@ -25,9 +25,9 @@ def extract_page(completion: str) -> tuple[str | None, bool]:
     if html is not None:
         return html, well_formatted
     text = completion.strip()
-    fenced = _HTML_FENCE.findall(text)
-    if len(fenced) == 1 and fenced[0].strip():
-        return fenced[0], text.startswith("```") and text.endswith("```")
+    fenced = fenced_blocks(text, ("html", "HTML"))  # tagged only: a bare one may hold anything
+    if len(fenced) == 1 and fenced[0].body.strip():
+        return fenced[0].body, text.startswith("```") and text.endswith("```")
     if _MARKUP.match(text):
         return text, True
     return None, False
