@@ -2,7 +2,8 @@
 
 The families' judges (svg requirements, webpage rubric) build their own prompts
 and read their own verdicts; this holds what they share: the client, one
-request that never raises, a screenshot as an image part, and JSON found in a
+request that never raises, the judge's setup (``EndpointJudge``), the shape of
+the messages (code clipped, a screenshot as an image part), and JSON found in a
 reply that may wrap it in a fence or prose.
 """
 
@@ -40,6 +41,38 @@ class ChatEndpoint:
 
     async def close(self) -> None:
         await self.client.close()
+
+
+class EndpointJudge:
+    """What every family's ``OpenAIJudge`` holds: the endpoint, and whether the model is
+    shown the render (``multimodal=True``; the model must take images)."""
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None,
+                 timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
+                 temperature: float = 0.0) -> None:
+        self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
+                                     max_tokens=max_tokens, temperature=temperature)
+        self.multimodal = multimodal
+
+    def shown(self, png: bytes | None) -> bytes | None:
+        """The render to send: only a multimodal judge is shown one."""
+        return png if self.multimodal else None
+
+    async def close(self) -> None:
+        await self.endpoint.close()
+
+
+def clip(code: str, limit: int) -> str:
+    """Code cut to ``limit`` characters, marked, so a huge completion cannot flood the judge."""
+    return code if len(code) <= limit else code[:limit] + "\n<!-- truncated -->"
+
+
+def chat_messages(system: str, text: str, png: bytes | None = None) -> list[dict]:
+    """A system prompt and one user turn: the text, with the PNG as an image part when given."""
+    content: str | list[dict] = text
+    if png is not None:
+        content = [{"type": "text", "text": text}, image_part(png)]
+    return [{"role": "system", "content": system}, {"role": "user", "content": content}]
 
 
 def image_part(png: bytes) -> dict[str, Any]:

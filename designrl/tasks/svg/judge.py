@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from designrl.judge import ChatEndpoint, image_part, json_object
+from designrl.judge import EndpointJudge, chat_messages, clip, json_object
 
 MAX_SVG_CHARS = 30_000
 SYSTEM_PROMPT = (
@@ -57,14 +57,11 @@ def judge_messages(svg: str, requirements: Sequence[str], png: bytes | None = No
     """The chat messages for one judgement: requirements numbered from 1, the SVG code,
     and the PNG as a ``data:`` URL image part when given."""
     numbered = "\n".join(f"{i}. {r}" for i, r in enumerate(requirements, start=1))
-    code = svg if len(svg) <= MAX_SVG_CHARS else svg[:MAX_SVG_CHARS] + "\n<!-- truncated -->"
+    code = clip(svg, MAX_SVG_CHARS)
     text = (f"Requirements:\n{numbered}\n\nSVG code:\n```svg\n{code}\n```\n\n"
             f"Which of the {len(requirements)} requirements are fulfilled? "
             'Answer with JSON only, e.g. {"fulfilled": [1, 3]}.')
-    content: str | list[dict] = text
-    if png is not None:
-        content = [{"type": "text", "text": text}, image_part(png)]
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]
+    return chat_messages(SYSTEM_PROMPT, text, png)
 
 
 def parse_verdict(reply: str | None, n: int) -> JudgeVerdict:
@@ -90,29 +87,19 @@ def parse_verdict(reply: str | None, n: int) -> JudgeVerdict:
     return JudgeVerdict(frozenset(indices), n, None, raw)
 
 
-class OpenAIJudge:
+class OpenAIJudge(EndpointJudge):
     """A judge behind an OpenAI-compatible chat-completions endpoint (vLLM, OpenAI, ...).
 
     ``multimodal=True`` sends the rendered PNG with the code (the model must take images).
     """
-
-    def __init__(self, base_url: str, model: str, api_key: str | None = None,
-                 timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
-                 temperature: float = 0.0) -> None:
-        self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
-                                     max_tokens=max_tokens, temperature=temperature)
-        self.multimodal = multimodal
 
     async def judge(self, svg: str, requirements: Sequence[str],
                     png: bytes | None = None) -> JudgeVerdict:
         n = len(requirements)
         if n == 0:
             return JudgeVerdict(n=0)
-        messages = judge_messages(svg, requirements, png if self.multimodal else None)
+        messages = judge_messages(svg, requirements, self.shown(png))
         reply, error = await self.endpoint.reply(messages)
         if error is not None:
             return JudgeVerdict(n=n, error=error)
         return parse_verdict(reply, n)
-
-    async def close(self) -> None:
-        await self.endpoint.close()

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from designrl.judge import ChatEndpoint, image_part, json_object
+from designrl.judge import EndpointJudge, chat_messages, clip, json_object
 
 MAX_HTML_CHARS = 40_000
 RUBRIC = {"instruction_alignment": 40.0, "aesthetics_readability": 30.0,
@@ -68,15 +68,12 @@ class Judge(Protocol):
 
 
 def build_messages(prompt: str | None, html: str, png: bytes | None = None) -> list[dict]:
-    code = html if len(html) <= MAX_HTML_CHARS else html[:MAX_HTML_CHARS] + "\n<!-- truncated -->"
+    code = clip(html, MAX_HTML_CHARS)
     text = (f"User request:\n{prompt or '(no request given)'}\n\n"
             f"Page HTML:\n```html\n{code}\n```\n\n"
             + ("The screenshot of the rendered page is attached.\n\n" if png else "")
             + "Score the page. Answer with JSON only.")
-    content: str | list[dict] = text
-    if png is not None:
-        content = [{"type": "text", "text": text}, image_part(png)]
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": content}]
+    return chat_messages(SYSTEM_PROMPT, text, png)
 
 
 def _key(name: str) -> str:
@@ -111,26 +108,16 @@ def parse_verdict(reply: str | None) -> JudgeVerdict:
     return JudgeVerdict(parts, None, raw)
 
 
-class OpenAIJudge:
+class OpenAIJudge(EndpointJudge):
     """The rubric judge behind an OpenAI-compatible chat-completions endpoint (vLLM, OpenAI, ...).
 
     ``multimodal=True`` sends the screenshot with the code (the model must take images).
     """
 
-    def __init__(self, base_url: str, model: str, api_key: str | None = None,
-                 timeout: float = 60.0, *, multimodal: bool = False, max_tokens: int = 512,
-                 temperature: float = 0.0) -> None:
-        self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
-                                     max_tokens=max_tokens, temperature=temperature)
-        self.multimodal = multimodal
-
     async def judge(self, prompt: str | None, html: str, png: bytes | None = None
                     ) -> JudgeVerdict:
-        messages = build_messages(prompt, html, png if self.multimodal else None)
+        messages = build_messages(prompt, html, self.shown(png))
         reply, error = await self.endpoint.reply(messages)
         if error is not None:
             return JudgeVerdict(error=error)
         return parse_verdict(reply)
-
-    async def close(self) -> None:
-        await self.endpoint.close()
