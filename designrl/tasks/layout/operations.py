@@ -36,17 +36,6 @@ GRID2_GUTTER = 0.018
 SIDEBAR_MIN_X = 0.52
 SIDEBAR_GAP = 0.016
 
-RESIZE_SHIFT = {  # anchor -> (fraction of dw taken from x, fraction of dh taken from y)
-    "center": (0.5, 0.5),
-    "east": (0.0, 0.5),
-    "south": (0.5, 0.0),
-    "ne": (0.0, 1.0),
-    "nw": (1.0, 1.0),
-    "sw": (1.0, 0.0),
-    "north": (0.5, 1.0),
-    "west": (1.0, 0.5),
-}
-
 
 def _clamp(v: float, lo: float, hi: float) -> float:
     return max(lo, min(hi, v))
