@@ -1,6 +1,7 @@
 """The tables: jobs, their episodes, each episode's steps, reward components and images
-(artifacts), groups (episodes sampled together for one training item), policy versions,
-prediction sets (completions users upload to be scored); API keys.
+(artifacts), groups (episodes sampled together for one training item), prediction sets
+(completions users upload to be scored); API keys. Policy versions are not a table: the
+learner publishes them to the adapter store and Redis (``designrl.learner.versions``).
 
 An episode's id is its idempotency key: a worker that runs it twice (a retry,
 a redelivery after a crash) writes it once. Statuses are plain strings so a
@@ -61,18 +62,6 @@ class ApiKey(Base):
     role: Mapped[str] = mapped_column(String(16), default="user")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None]
-
-
-class PolicyVersion(Base):
-    """A trained policy version ``N``, served by inference as ``name`` (``policy-vN``)."""
-
-    __tablename__ = "policy_versions"
-
-    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
-    name: Mapped[str] = mapped_column(String(100), unique=True)
-    base_model: Mapped[str | None] = mapped_column(String(500))
-    adapter_path: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Job(Base):

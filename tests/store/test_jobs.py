@@ -33,7 +33,7 @@ from designrl.store.models import Episode, Group, Job, RewardComponent, Step, ut
 
 pytestmark = pytest.mark.integration
 
-TABLES = {"api_keys", "policy_versions", "jobs", "groups", "episodes", "steps", "rewards"}
+TABLES = {"api_keys", "jobs", "groups", "episodes", "steps", "rewards"}
 
 
 def plans(n: int, group_size: int | None = None) -> list[EpisodePlan]:
@@ -56,6 +56,9 @@ def test_migrations_create_and_drop_every_table(db_url):
     upgrade(db_url)
     engine = make_engine(db_url)
     assert TABLES <= tables(engine)
+    assert "policy_versions" not in tables(engine)  # dropped by 0003: nothing used it
+    downgrade(db_url, "0002")
+    assert "policy_versions" in tables(engine)
     downgrade(db_url, "base")
     assert not TABLES & tables(engine)
     upgrade(db_url)
