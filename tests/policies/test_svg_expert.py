@@ -12,7 +12,7 @@ from browser_support import PoolRunner, require_chromium
 
 from designrl.policies.svg_expert import draw_svg
 from designrl.policies.svg_random import random_svg
-from designrl.tasks.svg.colors import FAMILIES, color_spec
+from designrl.tasks.svg.colour_names import FAMILIES, color_spec
 from designrl.tasks.svg.dataset import load_prompts
 from designrl.tasks.svg.extract import extract_svg
 from designrl.tasks.svg.generate import TEST_SEED_START, generate_item

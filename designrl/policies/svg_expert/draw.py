@@ -9,7 +9,7 @@ from xml.sax.saxutils import escape
 
 from designrl.policies.svg_expert.layout import Box, cell_box, member_boxes, place_groups
 from designrl.policies.svg_expert.plan import UNFILLED, Group, Plan
-from designrl.tasks.svg.colors import RGB
+from designrl.tasks.svg.colour_names import RGB
 
 FONT = "Arial, Helvetica, sans-serif"
 TEXT_ADVANCE = 0.72

@@ -9,7 +9,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from designrl.tasks.svg.colors import RGB, ColorSpec, hsl
+from designrl.tasks.svg.colour_names import RGB, ColorSpec, hsl
 from designrl.tasks.svg.predicates import (
     AllColored,
     Outlined,

@@ -14,7 +14,7 @@ from designrl.policies.svg_expert.palette import (
     mentioned_colors,
     rgb_distance,
 )
-from designrl.tasks.svg.colors import RGB, ColorSpec
+from designrl.tasks.svg.colour_names import RGB, ColorSpec
 from designrl.tasks.svg.predicates import (
     ANY_ELEMENT,
     ANY_SHAPE,

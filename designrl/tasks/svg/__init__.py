@@ -1,16 +1,16 @@
 """The svg family: prompt + requirements -> SVG, scored safely with computed checks and an
 optional judge (SVGBench's task).
 
-Files: ``spec`` (items), ``dataset`` (SVGBench's ``questions.json``, our prompts), ``prompt`` (the policy's
-prompt), ``extract`` (the SVG in a completion), ``parse`` (safe XML with caps),
-``style``/``geometry``/``colors``/``facts`` (what the SVG draws), ``visibility`` (which
-shapes the render shows), ``pixels`` (colour masks of the render), ``requirements``
-(whole sentence -> predicate), ``predicates`` (the checks), ``reader`` (free-text
-sentence -> atoms), ``atoms`` (their checks: passed, failed or undecided), ``page`` (the
-render page), ``raster`` (a browser-free rasteriser), ``judge`` (OpenAI-compatible judge),
-``reward`` (components and total; ``get_svg_reward`` is its batch reward function),
-``ladders`` and ``hacks`` (what keeps the reward honest), ``agreement`` (verdicts against
-truth tables, for ``bench/svg_requirements.py``).
+Files: ``spec`` (items), ``dataset`` (SVGBench's ``questions.json``, our prompts),
+``prompt`` (the policy's prompt), ``extract`` (the SVG in a completion), ``parse`` (safe XML
+with caps), ``style``/``geometry``/``facts`` (what the SVG draws), ``colour_names`` (colour
+values and the words for them), ``visibility`` (which shapes the render shows), ``pixels``
+(colour masks of the render), ``requirements`` (whole sentence -> predicate), ``predicates``
+(the checks), ``reader`` (free-text sentence -> atoms), ``atoms`` (their checks: passed,
+failed or undecided), ``page`` (the render page), ``raster`` (a browser-free rasteriser),
+``judge`` (OpenAI-compatible judge), ``reward`` (components and total; ``get_svg_reward`` is
+its batch reward function), ``ladders`` and ``hacks`` (what keeps the reward honest),
+``agreement`` (verdicts against truth tables, for ``bench/svg_requirements.py``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.marks import (
     Backing,
     Count,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from designrl.tasks.svg.atoms import Atom, Count, Pieces, Shaped
-from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.words import FUNCTION_WORDS, WORDS_COLOR
 
 SHAPE_NOUNS = {"circle": "circle", "dot": "circle", "disc": "circle", "disk": "circle",

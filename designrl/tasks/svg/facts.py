@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
-from designrl.tasks.svg.colors import RGB, parse_color
+from designrl.tasks.svg.colour_names import RGB, parse_color
 from designrl.tasks.svg.effects import colour_effects
 from designrl.tasks.svg.geometry import (
     IDENTITY,

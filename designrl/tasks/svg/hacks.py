@@ -19,7 +19,7 @@ import re
 from xml.sax.saxutils import escape
 
 from designrl.tasks.integrity import HackCase
-from designrl.tasks.svg.colors import COLOR_WORDS, color_spec
+from designrl.tasks.svg.colour_names import COLOR_WORDS, color_spec
 from designrl.tasks.svg.dataset import load_prompts
 from designrl.tasks.svg.generate import TEST_SEED_START, generate_item
 from designrl.tasks.svg.ladders import fenced

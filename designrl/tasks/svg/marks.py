@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.pixels import Region
 from designrl.tasks.svg.places import REGIONS
 from designrl.tasks.svg.predicates import Scene, Selector, painted, text_matches

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from designrl.tasks.svg.colors import RGB, ColorSpec
+from designrl.tasks.svg.colour_names import RGB, ColorSpec
 
 SHOWN = 0.0012
 """Share of the canvas a colour must cover to count as shown (about 18 x 18 px at 512)."""

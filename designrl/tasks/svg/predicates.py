@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designrl.tasks.svg.colors import RGB, ColorSpec
+from designrl.tasks.svg.colour_names import RGB, ColorSpec
 from designrl.tasks.svg.facts import Shape, SvgFacts
 from designrl.tasks.svg.pixels import ABSENT, SHOWN, Pixels
 

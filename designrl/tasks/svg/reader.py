@@ -70,7 +70,7 @@ from designrl.tasks.svg.binding import (
     quote_labels,
     subject_nouns,
 )
-from designrl.tasks.svg.colors import ColorSpec, color_spec
+from designrl.tasks.svg.colour_names import ColorSpec, color_spec
 from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
 from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize

@@ -30,7 +30,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from designrl.tasks.svg.colors import COLOR_WORDS, DESCRIPTIVE, MODIFIERS, ColorSpec, color_spec
+from designrl.tasks.svg.colour_names import (
+    COLOR_WORDS,
+    DESCRIPTIVE,
+    MODIFIERS,
+    ColorSpec,
+    color_spec,
+)
 from designrl.tasks.svg.predicates import (
     ANY_ELEMENT,
     ANY_SHAPE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from designrl.tasks.svg.colors import ColorSpec
+from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.marks import Backing
 
 TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"

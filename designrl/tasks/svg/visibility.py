@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from designrl.tasks.svg.colors import RGB, colour_families
+from designrl.tasks.svg.colour_names import RGB, colour_families
 from designrl.tasks.svg.facts import Shape, SvgFacts
 from designrl.tasks.svg.page import canvas_transform
 

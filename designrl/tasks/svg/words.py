@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from designrl.tasks.svg.colors import CSS_COLORS, ColorSpec, color_spec
+from designrl.tasks.svg.colour_names import CSS_COLORS, ColorSpec, color_spec
 
 BASIC = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "white",
          "gray", "cyan", "magenta", "violet", "indigo", "turquoise", "teal", "navy", "maroon",

@@ -9,7 +9,7 @@ import pytest
 
 from designrl.tasks.svg import score_svg
 from designrl.tasks.svg.atoms import Background, Exact, Text
-from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize

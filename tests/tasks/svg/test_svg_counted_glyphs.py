@@ -7,7 +7,7 @@ import numpy as np
 
 from designrl.tasks.svg import score_svg
 from designrl.tasks.svg.atoms import Count, Pieces
-from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.predicates import Scene, text_matches

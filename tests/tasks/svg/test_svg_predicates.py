@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from designrl.tasks.svg.colors import color_spec, colour_families, parse_color
+from designrl.tasks.svg.colour_names import color_spec, colour_families, parse_color
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.page import content_box
 from designrl.tasks.svg.parse import parse_svg

@@ -17,7 +17,7 @@ from designrl.tasks.svg.atoms import (
     Stroke,
     Text,
 )
-from designrl.tasks.svg.colors import color_spec
+from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
