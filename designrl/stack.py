@@ -71,6 +71,10 @@ class LocalStack:
         self.start_api()
         for i in range(self.config.workers):
             self.start_worker(f"worker{i + 1}")
+        # A worker's /metrics answers once its main process is up: the endpoints we
+        # hand out then serve (a worker still booting would refuse them).
+        for name, url in self.worker_metrics.items():
+            self._wait_healthy(url, name, timeout=120.0)
 
     def _spawn(self, name: str, args: list[str], env: dict[str, str] | None = None
                ) -> subprocess.Popen:
