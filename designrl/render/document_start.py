@@ -16,7 +16,9 @@ It holds what request routing and Chromium's switches cannot:
   which ends the job ``resource_exceeded``.
 
 Everything the guards call is taken when the document starts, before the page can
-replace it. Workers run no init script: their console is not cut.
+replace it. A page's dedicated Workers get the payload cap alone (``WORKER_START_JS``),
+run by the slot before their own script; SharedWorkers and a worker's own workers get
+none (the page's session never attaches to them).
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ _PAYLOAD_CAP = """
   // oversized one is cancelled and reported again, cut.
   const prevent = Event.prototype.preventDefault;
   const stop = Event.prototype.stopImmediatePropagation;
-  const reportError = window.reportError;
+  const reportError = globalThis.reportError;  // a document's window, or a worker's self
   const errorOf = getter(ErrorEvent.prototype, 'error');
   const messageOf = getter(ErrorEvent.prototype, 'message');
   const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
@@ -142,7 +144,7 @@ _PAYLOAD_CAP = """
     try {
       text = apply(tag, thrown, []) === '[object Error]' ? clip(thrown.message) : clip(thrown);
     } catch (e) {}
-    apply(reportError, window, [new ErrorType(typeof text === 'string' ? text : fallback)]);
+    apply(reportError, globalThis, [new ErrorType(typeof text === 'string' ? text : fallback)]);
   };
   addEventListener('error', (event) => {
     if (apply(tag, event, []) !== '[object ErrorEvent]') return;  // a resource's, not a script's
@@ -166,3 +168,4 @@ for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChan
 
 # The navigation guard takes console.debug before the payload cap wraps it.
 DOCUMENT_START_JS = _CONSTANTS + _NAME_AND_HISTORY + _NAVIGATION_GUARD + _PAYLOAD_CAP + _NO_WEBRTC
+WORKER_START_JS = _CONSTANTS + _PAYLOAD_CAP
