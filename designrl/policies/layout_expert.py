@@ -34,7 +34,7 @@ from designrl.tasks.layout.default_profile import (
     DefaultEpisode,
     brief_fit_batch,
 )
-from designrl.tasks.layout.designgym import parse_action as designgym_fields
+from designrl.tasks.layout.designgym import parse_action_lenient
 from designrl.tasks.layout.metrics import LayoutView, hard_violation_of_view, task_info
 from designrl.tasks.layout.scorer import BatchScorer
 from designrl.tasks.layout.spec import Layout, TaskSpec
@@ -218,7 +218,7 @@ def candidate_actions(task: TaskSpec, episode, targets: list[tuple]) -> list[dic
 def apply_candidate(task: TaskSpec, layout: Layout, action: dict[str, Any],
                     designgym: bool) -> Layout | None:
     """The layout after a (well-formed) action, or None if the profile would reject it."""
-    fields, _ = designgym_fields(action)
+    fields, _ = parse_action_lenient(action)
     new = layout.copy()
     try:
         error = ops.apply_action(task, new, fields["action_type"], fields)

@@ -3,6 +3,8 @@
 ``parse_action`` validates untrusted JSON strictly (unknown fields and values
 are errors that name what is allowed) and never raises: it returns either an
 action or a readable error message, which the env records as an invalid step.
+The ``designgym`` profile parses with ``designgym.parse_action_lenient`` instead,
+which accepts what DesignGym accepts so that its recorded transitions replay.
 """
 
 from __future__ import annotations
@@ -138,7 +140,12 @@ def action_json_schema() -> dict:
 
 
 def parse_action(raw: Any) -> tuple[BaseModel | None, str | None]:
-    """Validate untrusted input as a layout action: (action, None) or (None, error)."""
+    """Validate untrusted input strictly as a layout action: (action, None) or (None, error).
+
+    Strict on purpose: a model being trained should learn the action language
+    exactly, so an unknown field, type or value is an error that says what is
+    allowed. Used by completion extraction and the default profile; the
+    ``designgym`` profile's lenient counterpart is ``designgym.parse_action_lenient``."""
     try:
         if isinstance(raw, BaseModel):
             raw = raw.model_dump()

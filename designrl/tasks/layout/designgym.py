@@ -31,9 +31,10 @@ DesignGym's quirks, kept on purpose (the vectors depend on them):
   instruction >= 0.65.
 * ``apply_template`` and ``swap_z`` are not followed by a repair, so templates
   can be rejected for breaking a hard constraint.
-* Lenient parsing: unknown fields are ignored, an unlisted resize anchor keeps
-  the top-left corner, and the default ``action_type`` ``noop`` is rejected as
-  ``unknown_action_type``.
+* Lenient parsing (``parse_action_lenient``, not the strict
+  ``actions.parse_action``): unknown fields are ignored, an unlisted resize anchor
+  keeps the top-left corner, and the default ``action_type`` ``noop`` is rejected
+  as ``unknown_action_type``.
 * ``promote`` sets z to the current maximum z, so z values can repeat.
 * ``instruction_score`` measures distances to a hard-coded centre table
   (``REGION_CENTERS``) that differs from the region boxes used by
@@ -168,8 +169,16 @@ _FLOATS = ("dx", "dy", "dw", "dh", "strength")
 _FLOAT_INT_LIMIT = 2**53
 
 
-def parse_action(raw: Any) -> tuple[dict | None, str | None]:
+def parse_action_lenient(raw: Any) -> tuple[dict | None, str | None]:
     """DesignGym's lenient parse: (fields with defaults filled in, None) or (None, error).
+
+    Lenient on purpose, unlike the strict ``actions.parse_action`` the default profile
+    and completion extraction use: the ``designgym`` profile must reproduce DesignGym's
+    recorded transitions, so it accepts what DesignGym accepts. Unknown fields are
+    ignored, a missing ``action_type`` becomes ``noop`` and any string passes as a type,
+    anchor, axis or mode; ``operations.apply_action`` then rejects what it cannot apply
+    (``unknown_action_type``, ...) as DesignGym does. Only a non-mapping or a mistyped
+    field is an error here (``invalid_action_payload: ...``).
 
     Plain well-typed dicts take a fast path; anything else is validated with pydantic
     (lax mode, as DesignGym does) to get the same coercions and readable errors."""
@@ -339,7 +348,7 @@ class DesignGymEpisode:
             self.last_action_error = "episode_already_done"
             self.message = "Episode already finished."
             return 0.0
-        fields, error = parse_action(action)
+        fields, error = parse_action_lenient(action)
         if error is not None:
             self.step_count += 1
             self.action_history.append("invalid_action_payload")
@@ -495,5 +504,5 @@ def _by_value(item: tuple[str, float]) -> float:
 
 __all__ = [
     "DesignGymEpisode", "DesignGymActionModel", "REGION_CENTERS", "METRIC_NAMES",
-    "compose_reward", "get_phase", "initial_state", "parse_action", "phase_score",
+    "compose_reward", "get_phase", "initial_state", "parse_action_lenient", "phase_score",
 ]

@@ -1,8 +1,10 @@
-"""Strict action parsing: every rejection names what is wrong and what is allowed."""
+"""Action parsing: the strict action language names what is wrong and what is allowed;
+the designgym profile's parse is lenient where it is strict."""
 
 import pytest
 
 from designrl.tasks.layout.actions import ACTION_TYPES, Move, action_json_schema, parse_action
+from designrl.tasks.layout.designgym import parse_action_lenient
 
 
 def test_valid_move_parses():
@@ -38,3 +40,24 @@ def test_schema_lists_every_action_type():
     schema = action_json_schema()
     text = str(schema)
     assert all(kind in text for kind in ACTION_TYPES)
+
+
+@pytest.mark.parametrize("raw", [
+    {"action_type": "move", "element_id": "a", "rotation": 3},  # unknown field
+    {"action_type": "resize", "element_id": "a", "anchor": "se-ish"},  # unlisted anchor
+    {"action_type": "rotate"},  # unknown type
+    {"element_id": "a"},  # no type at all
+])
+def test_designgym_parse_is_lenient_where_the_action_language_is_strict(raw):
+    """The designgym profile accepts what DesignGym accepts (its vectors replay only
+    so); the action language used for training rejects the same payloads."""
+    fields, error = parse_action_lenient(raw)
+    assert error is None and "rotation" not in fields
+    assert fields["action_type"] == raw.get("action_type", "noop")
+    action, error = parse_action(raw)
+    assert action is None and error
+
+
+def test_both_parsers_reject_a_non_object():
+    assert parse_action_lenient([1, 2])[0] is None
+    assert parse_action([1, 2])[0] is None
