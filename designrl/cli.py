@@ -432,11 +432,12 @@ def cmd_sft(args: argparse.Namespace) -> int:
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import SFTSettings, losses, train_sft
     from designrl.learner.sft_data import expert_examples, write_jsonl
+    from designrl.tasks.family import TEST_SEED_START
     from designrl.tasks.layout.env import GENERATED_TASK_IDS
     from designrl.tasks.layout.prompt import prompt_style_of
 
     tasks = args.tasks or list(GENERATED_TASK_IDS)
-    eval_seeds = args.eval_seeds or [1_000_000, 1_000_001]
+    eval_seeds = args.eval_seeds or [TEST_SEED_START, TEST_SEED_START + 1]
     given = {"epochs": args.epochs, "learning_rate": args.learning_rate,
              "batch_size": args.batch_size, "lora_r": args.lora_r}
     try:
@@ -444,8 +445,8 @@ def cmd_sft(args: argparse.Namespace) -> int:
         unknown = [t for t in tasks if t not in GENERATED_TASK_IDS]
         if unknown:
             raise ValueError(f"unknown task {unknown[0]!r}; known: {', '.join(GENERATED_TASK_IDS)}")
-        if any(seed < 1_000_000 for seed in eval_seeds):
-            raise ValueError("--eval-seeds must be test seeds (>= 1000000)")
+        if any(seed < TEST_SEED_START for seed in eval_seeds):
+            raise ValueError(f"--eval-seeds must be test seeds (>= {TEST_SEED_START})")
         if args.dagger_rounds < 0 or args.dagger_seeds < 1:
             raise ValueError("--dagger-rounds must be >= 0 and --dagger-seeds >= 1")
         train_seeds = args.train_seeds or range(30)
