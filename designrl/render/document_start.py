@@ -16,9 +16,7 @@ It holds what request routing and Chromium's switches cannot:
   which ends the job ``resource_exceeded``.
 
 Everything the guards call is taken when the document starts, before the page can
-replace it. A page's dedicated Workers get the payload cap alone (``WORKER_START_JS``),
-run by the slot before their own script; SharedWorkers and a worker's own workers get
-none (the page's session never attaches to them).
+replace it. Workers run no init script: their console is not cut.
 """
 
 from __future__ import annotations
@@ -132,7 +130,7 @@ _PAYLOAD_CAP = """
   // oversized one is cancelled and reported again, cut.
   const prevent = Event.prototype.preventDefault;
   const stop = Event.prototype.stopImmediatePropagation;
-  const reportError = globalThis.reportError;  // a document's window, or a worker's self
+  const reportError = window.reportError;
   const errorOf = getter(ErrorEvent.prototype, 'error');
   const messageOf = getter(ErrorEvent.prototype, 'message');
   const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
@@ -144,7 +142,7 @@ _PAYLOAD_CAP = """
     try {
       text = apply(tag, thrown, []) === '[object Error]' ? clip(thrown.message) : clip(thrown);
     } catch (e) {}
-    apply(reportError, globalThis, [new ErrorType(typeof text === 'string' ? text : fallback)]);
+    apply(reportError, window, [new ErrorType(typeof text === 'string' ? text : fallback)]);
   };
   addEventListener('error', (event) => {
     if (apply(tag, event, []) !== '[object ErrorEvent]') return;  // a resource's, not a script's
@@ -168,4 +166,3 @@ for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChan
 
 # The navigation guard takes console.debug before the payload cap wraps it.
 DOCUMENT_START_JS = _CONSTANTS + _NAME_AND_HISTORY + _NAVIGATION_GUARD + _PAYLOAD_CAP + _NO_WEBRTC
-WORKER_START_JS = _CONSTANTS + _PAYLOAD_CAP

@@ -31,11 +31,10 @@ because the router's job is cleared first.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import TYPE_CHECKING
 
-from designrl.render.document_start import DOCUMENT_START_JS, WORKER_START_JS
+from designrl.render.document_start import DOCUMENT_START_JS
 from designrl.render.isolated import main_frame_id
 from designrl.render.sandbox import PAGE_URLS, Job, Router, may_run_script
 
@@ -56,14 +55,6 @@ BLANK_URL = "about:blank"
 WORKER_TARGETS = [{"type": "worker"}, {"type": "shared_worker"}]
 RESET_TIMEOUT_S = 3.0  # ending a job, or replacing the previous job's document
 CLOSE_TIMEOUT_S = 3.0
-
-
-async def _send_to_target(cdp: CDPSession, session_id: str, commands: list) -> None:
-    """Send (method, params) commands, in order, to a target attached to ``cdp``'s."""
-    for number, (method, params) in enumerate(commands, 1):
-        message = json.dumps({"id": number, "method": method, "params": params})
-        await cdp.send("Target.sendMessageToTarget",
-                       {"sessionId": session_id, "message": message})
 
 
 async def _quietly(coro) -> None:
@@ -118,11 +109,6 @@ class Slot:
         await self.cdp.send("Emulation.setDocumentCookieDisabled", {"disabled": True})
         self.cdp.on("Page.frameNavigated", self._on_document)
         self.cdp.on("Page.frameAttached", self._on_frame_attached)
-        # Workers start held, so the payload cap runs before their first statement (the
-        # session attached beside Playwright's; ours takes no events from them).
-        self.cdp.on("Target.attachedToTarget", self._on_target_attached)
-        await self.cdp.send("Target.setAutoAttach", {
-            "autoAttach": True, "waitForDebuggerOnStart": True, "flatten": False})
         await self.cdp.send("Page.enable")  # for the commits of new documents only
         self.frame_id = await main_frame_id(self.cdp)
         info = await self.cdp.send("Target.getTargetInfo")
@@ -255,14 +241,6 @@ class Slot:
         if self.router.live_job is not None:
             self.router.live_job.events.downloads += 1
         self._spawn(download.cancel())
-
-    def _on_target_attached(self, params: dict) -> None:
-        # A dedicated Worker (or an out-of-process frame), waiting for us to let it run.
-        commands = [("Runtime.runIfWaitingForDebugger", {})]
-        if params.get("targetInfo", {}).get("type") == "worker":
-            commands.insert(0, ("Runtime.evaluate", {"expression": WORKER_START_JS}))
-        if self.cdp is not None and params.get("sessionId"):
-            self._spawn(_send_to_target(self.cdp, params["sessionId"], commands))
 
     def _on_frame_navigated(self, frame: Frame) -> None:
         # The job's document has committed; what the replaced one did while it unloaded

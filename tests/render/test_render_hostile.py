@@ -293,40 +293,6 @@ def test_oversized_console_and_errors_are_cut_before_the_driver(runner):
     assert runner.render(NORMAL).ok
 
 
-IN_A_WORKER = {  # the worker says when it is done; the page writes it in its title
-    "console.log": f"console.log({BIG}); postMessage('logged')",
-    "throw": f"setTimeout(() => postMessage('logged'), 50); throw new Error({BIG})",
-    "rejection": f"setTimeout(() => postMessage('logged'), 50); Promise.reject(new Error({BIG}))",
-}
-
-
-@pytest.mark.parametrize("name", IN_A_WORKER)
-def test_a_workers_oversized_console_is_cut_before_the_driver(runner, name):
-    """A dedicated Worker runs the payload cap before its own script (no init script
-    reaches workers: the slot's session holds each one until the cap is in)."""
-    before = driver_peak_mb()
-
-    async def log_in_a_worker():
-        from designrl.render import RenderError
-
-        session = runner.pool.page(
-            "<p>x</p><script>const w = new Worker(URL.createObjectURL(new Blob(["
-            f"{IN_A_WORKER[name]!r}])));"
-            "w.onmessage = () => { document.title = 'logged'; };</script>")
-        try:
-            async with session as page:
-                await page.wait_for_function("document.title === 'logged'")
-        except RenderError as exc:  # the worker went over the cap while the page loaded
-            return exc.result.error, exc.result.exceeded
-        return None, session.events.exceeded
-
-    error, exceeded = runner.run(log_in_a_worker())
-    grew = driver_peak_mb() - before
-    assert grew < 48, f"the driver's peak grew {grew} MB"
-    assert exceeded == "console_payload" and error in (None, "resource_exceeded"), error
-    assert runner.render(NORMAL).ok
-
-
 def test_long_console_and_errors_under_the_payload_cap_are_cut_and_recorded(runner):
     long = "'x'.repeat(64 << 10)"  # 64K characters: past the 4K cut, under the cap
     logged = runner.render(f"<p>x</p><script>console.error({long})</script>")
