@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from designrl.tasks.svg.alike import Alike
 from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.marks import (
     Backing,
@@ -32,6 +33,7 @@ from designrl.tasks.svg.marks import (
     Shaped,
     Stroke,
     Text,
+    TextOrder,
 )
 from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE
 from designrl.tasks.svg.places import REGIONS
@@ -254,5 +256,21 @@ class Lent:
         return f"{self.atom.describe()} (colour from another requirement)"
 
 
-Atom = (Exact | Lent | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
-        | Proportion | PercentSum | NoText | Count | Relative | Area)
+@dataclass(frozen=True)
+class Hint:
+    """An atom read with the colour a thing usually has ("the sun" yellow or orange):
+    evidence only, since this drawing's sun may be red; it passes or stays undecided."""
+
+    atom: Shown | Relative | Count | Pieces | Backing
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        verdict, detail = self.atom.check(scene)
+        return (True if verdict else None), detail
+
+    def describe(self) -> str:
+        return f"{self.atom.describe()} (the thing's usual colour)"
+
+
+Atom = (Exact | Lent | Hint | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
+        | Proportion | PercentSum | NoText | Count | Relative | Area | Alike
+        | TextOrder)

@@ -101,6 +101,21 @@ def _note(seen: dict[str, set[str]], words: list[str], phrase: str) -> None:
         seen.setdefault(" ".join(words), set()).add(phrase)
 
 
+USUAL_COLORS = {"sun": "yellow or orange", "grass": "green", "cloud": "white", "clouds": "white",
+                "snow": "white", "sea": "blue", "ocean": "blue", "lake": "blue", "pond": "blue",
+                "river": "blue", "leaves": "green", "foliage": "green", "trunk": "brown"}
+"""The colour a thing usually has, when the list gives it none: evidence only (a sun is
+yellow or orange unless said otherwise, but a sunset sun may be red)."""
+
+
+def usual_colors(sentences: Sequence[str], color_re: re.Pattern[str]) -> dict[str, str]:
+    """``USUAL_COLORS`` for the things no sentence naming a colour mentions ("the sun is
+    red" keeps the sun from its usual yellow)."""
+    coloured = " ".join(s.lower() for s in sentences if color_re.search(_QUOTE.sub(" ", s)))
+    return {noun: color for noun, color in USUAL_COLORS.items()
+            if not re.search(rf"\b{noun}\b", coloured)}
+
+
 def lend_colors(sentence: str, colors: dict[str, str], color_re: re.Pattern[str],
                 stopwords: frozenset[str]) -> str:
     """``sentence`` with each bare mention of a coloured object given its colour; unchanged

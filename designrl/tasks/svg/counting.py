@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from designrl.tasks.svg.alike import Alike
 from designrl.tasks.svg.atoms import Atom, Count, Pieces, Shaped
 from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.words import FUNCTION_WORDS, WORDS_COLOR
@@ -41,6 +42,38 @@ def drawn_as(lower: str) -> Count | None:
     n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
     op = "==" if found.group("op") else ">="
     return Count(SHAPE_NOUNS[found.group("shape")], color, op, n)
+
+
+_THING_RE = re.compile(
+    r"\b(?P<op>exactly |only |precisely |at least )?(?P<n>[2-9]|1\d|20|"
+    + "|".join(list(NUMBERS)[2:]) + r")\s+(?:of (?:the |its |his |her |their )(?:[a-z]+'s )?)?"
+    r"(?P<adjs>(?:[a-z\-]+\s+){0,3}?)(?P<noun>[a-z]+s|fish|sheep|deer|people|children|men|women|"
+    r"feet|teeth|geese|mice)\b")
+_NOT_THINGS = re.compile(
+    r"(?:pixels|px|times|percent|degrees|rows|columns|sides|points|corners|colou?rs|shades|"
+    r"words|letters|characters|digits|numbers|seconds|minutes|hours|days|weeks|months|years|"
+    r"units|parts|thirds|quarters|halves|tones|levels|ways|is|was|has|as|this|its|his)")
+
+
+def thing_counts(lower: str) -> list[Alike]:
+    """"Exactly five fallen leaves", "two fluffy white clouds": that many alike things (of
+    the colour given), as evidence only (``alike``). Not per-thing counts ("each turbine
+    has three blades"), nor shapes (``shape_counts``) or measures ("800 pixels")."""
+    if re.search(r"\b(?:each|every|per|apiece|both)\b", lower):
+        return []
+    out = []
+    for found in _THING_RE.finditer(lower):
+        noun = found.group("noun")
+        if _NOT_THINGS.fullmatch(noun) or {noun[:-1], noun[:-2]} & set(SHAPE_NOUNS):
+            continue
+        n_word = found.group("n")
+        n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
+        words = found.group("adjs").split()
+        color = next((spec for spec in (color_spec(" ".join(words[i:j]))
+                                        for i in range(len(words))
+                                        for j in range(len(words), i, -1)) if spec), None)
+        out.append(Alike(n, color, (found.group("op") or "").strip() == "at least"))
+    return out
 
 
 def shape_counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:

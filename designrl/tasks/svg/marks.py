@@ -70,6 +70,37 @@ class Text:
         return f"text {self.words!r}{color}{where}"
 
 
+ORDER_SLACK = 0.02
+"""How far (a share of the canvas) texts may be out of line before their order is wrong."""
+
+
+@dataclass(frozen=True)
+class TextOrder:
+    """Texts in this order along ``axis`` (``x``: left to right, ``y``: top to bottom):
+    decided only when each shows in exactly one visible text element."""
+
+    words: tuple[str, ...]
+    axis: str
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        texts = [s for s in scene.facts.drawn if s.tag == "text"]
+        found = [[s for s in texts if text_matches(w, s.text)] for w in self.words]
+        if any(len(f) != 1 for f in found):
+            return None, "not each shown exactly once"
+        x0, y0, x1, y1 = scene.facts.canvas
+        i, extent = (0, x1 - x0) if self.axis == "x" else (1, y1 - y0)
+        places = [f[0].center[i] for f in found]
+        steps = [(b - a) / max(1e-9, extent) for a, b in zip(places, places[1:], strict=False)]
+        detail = f"steps {', '.join(f'{d:+.2f}' for d in steps)} of the canvas"
+        if all(d > ORDER_SLACK for d in steps):
+            return True, detail
+        return (False if any(d < -ORDER_SLACK for d in steps) else None), detail
+
+    def describe(self) -> str:
+        way = "left to right" if self.axis == "x" else "top to bottom"
+        return f"texts {', '.join(map(repr, self.words))} from {way}"
+
+
 def _inside(u: float, v: float, region: Region) -> bool:
     return region[0] <= u <= region[2] and region[1] <= v <= region[3]
 

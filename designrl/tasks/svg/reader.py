@@ -51,6 +51,7 @@ from designrl.tasks.svg.atoms import (
     Count,
     Drawn,
     Exact,
+    Hint,
     Lent,
     Lettering,
     NoText,
@@ -69,9 +70,16 @@ from designrl.tasks.svg.binding import (
     object_colors,
     quote_labels,
     subject_nouns,
+    usual_colors,
 )
 from designrl.tasks.svg.colour_names import ColorSpec, color_spec
-from designrl.tasks.svg.counting import color_pieces, drawn_as, shape_counts, shape_words
+from designrl.tasks.svg.counting import (
+    color_pieces,
+    drawn_as,
+    shape_counts,
+    shape_words,
+    thing_counts,
+)
 from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
@@ -80,6 +88,7 @@ from designrl.tasks.svg.texts import (
     labelled_part,
     named_part,
     text_color,
+    text_order,
     textual_quotes,
 )
 from designrl.tasks.svg.words import (
@@ -146,6 +155,7 @@ def read_requirements(sentences: Sequence[str]) -> list[Reading]:
     colors = object_colors(sentences, COLOR_RE, FUNCTION_WORDS)
     subjects = subject_nouns(sentences, FUNCTION_WORDS, colors)
     labels = list_labels(sentences)
+    usual = usual_colors(sentences, COLOR_RE)
     out = []
     for sentence in sentences:
         reading = read_requirement(sentence)
@@ -158,6 +168,9 @@ def read_requirements(sentences: Sequence[str]) -> list[Reading]:
                 if text != sentence and (text != as_canvas(sentence, subjects) or not borrowed):
                     extra += [Lent(a) if borrowed and not isinstance(a, Text) else a
                               for a in read_requirement(text).atoms if _placing(a)]
+            hinted = lend_colors(sentence, usual, COLOR_RE, FUNCTION_WORDS)
+            if hinted != sentence:  # "the sun should be in the top right": yellow there
+                extra += [Hint(a) for a in read_requirement(hinted).atoms if _placing(a)]
             if extra:
                 reading = Reading(tuple(dict.fromkeys(reading.atoms + tuple(extra))), False)
         out.append(reading)
@@ -183,6 +196,11 @@ def _read(sentence: str) -> Reading:
         found, whole = _read_clause(clause, quotes, texty)
         atoms += found
         complete &= whole
+    order = text_order(raw.lower(), [quotes[i] for i in sorted(texty)], sequence=True)
+    if order is not None and order not in atoms and not _HEDGE.search(raw.lower()) \
+            and not _NEGATION.search(raw.lower()):  # "labelled 'A', 'B' and 'C', from left to right"
+        atoms.append(order)
+        complete = False
     proportion = _proportion(raw.lower())
     if proportion:  # "the flag should be wider than it is tall, in roughly a 3:2 ratio"
         atoms += proportion
@@ -260,6 +278,10 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         spans.append(size.span())
     counts = shape_counts(lower, spans)
     atoms += counts
+    things = thing_counts(lower)
+    if things:  # evidence only: "five leaves" can never be passed on alike shapes alone
+        atoms += things
+        whole = False
     if counts and re.search(r"\b(?:small|large|big|tiny|little)\b", lower):
         whole = False  # the size is not checked
     background = _background(lower, colors, spans)
@@ -276,6 +298,10 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if regions and not colors and not atoms:  # "a compass rose in the bottom-right corner"
         atoms += [Drawn(region) for region in regions]
     texts = [a for a in atoms if isinstance(a, Text)]
+    order = text_order(lower, [t.words for t in texts])
+    if order is not None:  # "'Accept' is to the right of 'Reject'"
+        atoms.append(order)
+        whole = False
     paired = text_regions(lower, len(texts), regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"
         for text, region in zip(texts, paired, strict=True):

@@ -71,6 +71,9 @@ FORMAT_WEIGHT = 0.1
 NON_BLANK_WEIGHT = 0.1
 REQUIREMENTS_WEIGHT = 0.8
 NEUTRAL_R = 0.5
+EVIDENCE = 0.1
+"""What an undecided requirement gains, at most, from its atoms that passed: what was
+checked and found counts a little, never as much as a pass."""
 MIN_INK = 0.001
 PASS_AT = 0.5
 VERDICTS = ("pass", "fail", "unchecked")
@@ -177,9 +180,11 @@ def requirement_components(details: Sequence[RequirementResult]) -> dict[str, fl
     if n == 0:
         return {}
     passes = sum(d.verdict == "pass" for d in details)
-    undecided = sum(d.verdict == "unchecked" for d in details)
-    return {"requirements": (passes + NEUTRAL_R * undecided) / n,
-            "coverage": (n - undecided) / n}
+    undecided = [d for d in details if d.verdict == "unchecked"]
+    evidence = sum(sum(bool(a.verdict) for a in d.atoms) / len(d.atoms)
+                   for d in undecided if d.atoms)
+    return {"requirements": (passes + NEUTRAL_R * len(undecided) + EVIDENCE * evidence) / n,
+            "coverage": (n - len(undecided)) / n}
 
 
 def score_svg(facts: SvgFacts, image: np.ndarray | None, requirements: Sequence[str], *,

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from designrl.tasks.svg.colour_names import ColorSpec
-from designrl.tasks.svg.marks import Backing
+from designrl.tasks.svg.marks import Backing, TextOrder
 
-TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|"
+TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|letter|"
                     r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
                     r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
                     r"inscription|inscribed|headline|list|lists|listing|link|links|menu|tab|tabs|legend|"
@@ -42,11 +42,28 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
                               r"atmosphere|sense)\b", after[0]):
             continue
         later = " ".join(raw[found.end():].split()[:3])
+        if _labels_part(raw[:found.start()], after):  # "the 'Lions' enclosure"
+            out.add(int(found.group(1)))
+            continue
         if listed or TEXTY.search(" ".join(before[-6:])) or re.search(
                 r"\b(?:written|printed|inscribed|spelled|lettered)\b", later) or (
                 len(words.split()) <= 4 and re.match(_SHOWN_AFTER, later)):
             out.add(int(found.group(1)))
     return out
+
+
+_NOT_PARTS = frozenset("""
+is are was be should must will shall can could may might has have had and or but to of in on
+at by for with from as than that which who feel look style vibe mood theme aesthetic effect
+tone atmosphere sense
+""".split())
+
+
+def _labels_part(before: str, after: list[str]) -> bool:
+    """A quote between a determiner and a noun names a part by its label ("the 'Lions'
+    enclosure", "a 'Search' button"): the words are written on it."""
+    return bool(re.search(r"\b(?:the|a|an|its|each)\s*$", before)) and bool(after) \
+        and re.fullmatch(r"[a-z]+", after[0]) is not None and after[0] not in _NOT_PARTS
 
 
 def is_lettering(lower: str, span: tuple[int, int]) -> bool:
@@ -71,6 +88,10 @@ def text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
     (start, end), (spec,) = objects[0]
     if re.search(r"\b(?:labell?ed|marked|tagged) qq\d+qq in $", lower[:start]):
         return None  # "a button labelled 'Log in' in teal": the button's colour, perhaps
+    label = re.search(r"qq\d+qq (\w+)", lower)
+    if label and _labels_part(lower[:label.start()], [label.group(1)]) \
+            and not re.fullmatch(_TEXT_NOUNS, label.group(1)):
+        return None  # "a 'Food' slice in olive green": the slice's colour
     if re.search(r"\bin $", lower[:start]) or re.match(
             r" (?:capital |bold |large |small |big )?(?:letters|text|font|lettering|type)\b",
             lower[end:]):
@@ -107,3 +128,33 @@ def named_part(lower: str, quotes: list[str], objects) -> Backing | None:
             r"(?:a |an )?(?:[a-z]+ )?$", lower[:start]):
         return None
     return Backing(spec, quotes[int(found.group(1))])
+
+
+_SEQUENCE = (("left to right", "x", False), ("right to left", "x", True),
+             ("top to bottom", "y", False), ("bottom to top", "y", True))
+_BETWEEN = (("to the left of", "x", False), ("left of", "x", False),
+            ("to the right of", "x", True), ("right of", "x", True),
+            ("above", "y", False), ("on top of", "y", False), ("over", "y", False),
+            ("below", "y", True), ("beneath", "y", True), ("under", "y", True),
+            ("underneath", "y", True))
+
+
+def text_order(lower: str, words: list[str], sequence: bool = False) -> TextOrder | None:
+    """The order a clause gives its quoted texts: two texts around a relation ("'Accept'
+    is to the right of 'Reject'"); with ``sequence``, a sentence's list "from left to
+    right" (or top to bottom)."""
+    if sequence:
+        if len(words) < 2:
+            return None
+        for phrase, axis, backwards in _SEQUENCE:
+            if re.search(rf"\b{phrase}\b", lower):
+                return TextOrder(tuple(reversed(words)) if backwards else tuple(words), axis)
+        return None
+    marks = list(re.finditer(r"qq\d+qq", lower))
+    if len(words) != 2 or len(marks) != 2:
+        return None
+    between = lower[marks[0].end():marks[1].start()]
+    for phrase, axis, backwards in _BETWEEN:
+        if re.search(rf"\b{phrase}\b", between):
+            return TextOrder(tuple(reversed(words)) if backwards else tuple(words), axis)
+    return None

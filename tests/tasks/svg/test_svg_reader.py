@@ -14,6 +14,7 @@ from designrl.tasks.svg.generate import TEST_SEED_START, generate_item
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reader import read_requirement
+from designrl.tasks.svg.reward import EVIDENCE
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 
@@ -24,7 +25,7 @@ def _kinds(sentence: str) -> list[str]:
 
 @pytest.mark.parametrize(("sentence", "kinds", "complete"), [
     ("The cow's hooves must be coloured brown, as if covered in soil", ["Shown"], False),
-    ("Include exactly three children on top of a grassy hill", [], False),
+    ("Include exactly three children on top of a grassy hill", ["Alike"], False),
     ("a button labelled 'Search'", ["Text"], False),
     ("Include the text 'CITY NIGHTS' at the top right", ["Text"], True),
     ("The background should be a soft pastel blue", ["Background"], True),
@@ -97,7 +98,8 @@ def test_free_text_verdicts_on_a_drawing():
                         "unchecked"], [(d.text, d.detail) for d in score.details]
     assert [a.verdict for a in score.details[0].atoms] == [True]  # brown shown, "hooves" unread
     assert score.components["coverage"] == pytest.approx(3 / 7)
-    assert score.components["requirements"] == pytest.approx((2 + 0.5 * 4) / 7)
+    # two passes, four undecided at 0.5, three of them with every atom found (+ EVIDENCE each)
+    assert score.components["requirements"] == pytest.approx((2 + 0.5 * 4 + 3 * EVIDENCE) / 7)
 
 
 def test_atoms_fail_only_when_surely_broken():

@@ -1,0 +1,106 @@
+"""Evidence the reader cannot turn into a verdict but scores a little: things counted by
+their alike parts, a thing's usual colour where the sentence places it; and the label
+checks that can fail: a part named by its quoted label, texts in a stated order. Each
+case pairs a drawing that meets the sentence with one that breaks it (rough raster, no
+browser)."""
+
+from __future__ import annotations
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+GROUND = '<rect width="400" height="400" fill="#cfe8f7"/><rect y="300" width="400" height="100" fill="#6aa84f"/>'
+
+
+def _score(body: str, requirements):
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 400">{GROUND}{body}</svg>'))
+    return score_svg(facts, rasterize(facts), requirements)
+
+
+def _leaves(n: int, scale: float = 1.0) -> str:
+    """``n`` leaves (an ellipse and a vein each), each its own colour and angle."""
+    colors = ["#e67e22", "#c0392b", "#f1c40f", "#d35400", "#b03a2e", "#e74c3c"]
+    return "".join(
+        f'<g transform="translate({40 + 70 * i},{340 + 10 * (i % 2)}) rotate({25 * i - 40}) '
+        f'scale({scale})"><ellipse rx="16" ry="8" fill="{colors[i]}"/>'
+        f'<line x1="-16" y1="0" x2="16" y2="0" stroke="#7a3b10" stroke-width="2"/></g>'
+        for i in range(n))
+
+
+LEAVES = ["Exactly five fallen leaves lie scattered on the grass"]
+
+
+def test_things_are_counted_by_their_alike_parts():
+    five, four = _score(_leaves(5), LEAVES), _score(_leaves(4), LEAVES)
+    assert [a.verdict for a in five.details[0].atoms] == [True], five.details[0].detail
+    assert [a.verdict for a in four.details[0].atoms] == [None]
+    # evidence, never a pass or a fail: five alike shapes may be something else
+    assert five.details[0].verdict == four.details[0].verdict == "unchecked"
+    assert five.total > four.total
+
+
+def test_specks_are_not_things():
+    specks = _score(_leaves(5, scale=0.05), LEAVES)
+    assert [a.verdict for a in specks.details[0].atoms] == [None], specks.details[0].detail
+
+
+def test_each_does_not_count_things():
+    score = _score(_leaves(3), ["Each turbine should have three blades"])
+    assert not any(a.check.endswith("alike things") for a in score.details[0].atoms)
+
+
+SUN = ["The sun should appear in the top-right corner"]
+
+
+def test_a_things_usual_colour_is_evidence_where_it_is_placed():
+    right = _score('<circle cx="340" cy="60" r="30" fill="#ffd700"/>', SUN)
+    left = _score('<circle cx="60" cy="60" r="30" fill="#ffd700"/>'
+                  '<ellipse cx="330" cy="70" rx="40" ry="16" fill="#ffffff"/>', SUN)  # a cloud
+    assert right.total > left.total
+    assert right.details[0].verdict == left.details[0].verdict == "unchecked"
+
+
+def test_a_red_sun_is_never_failed_on_its_usual_colour():
+    red = _score('<circle cx="340" cy="60" r="30" fill="#e03020"/>'
+                 '<rect x="20" y="320" width="40" height="40" fill="#ffd700"/>', SUN)
+    assert red.details[0].verdict == "unchecked", red.details[0].detail
+
+
+def _label(text: str, x: int, y: int) -> str:
+    return f'<text x="{x}" y="{y}" font-size="20" text-anchor="middle" fill="#222">{text}</text>'
+
+
+def test_a_part_named_by_its_label_is_where_its_label_is():
+    lions = ["The 'Lions' enclosure is in the top-left part of the map"]
+    box = '<rect x="{x}" y="40" width="120" height="80" rx="12" fill="#f4d58d"/>'
+    top_left = _score(box.format(x=30) + _label("Lions", 90, 85), lions)
+    top_right = _score(box.format(x=250) + _label("Lions", 310, 85), lions)
+    assert top_left.details[0].verdict == "unchecked"
+    assert top_right.details[0].verdict == "fail", top_right.details[0].detail
+
+
+ORDER = ["The second-level boxes are labelled 'Sales', 'Engineering' and 'Finance', "
+         "from left to right"]
+
+
+def test_texts_in_the_order_a_sentence_gives():
+    def boxes(*names):
+        return "".join(_label(name, 70 + 130 * i, 200) for i, name in enumerate(names))
+
+    ordered = _score(boxes("Sales", "Engineering", "Finance"), ORDER)
+    swapped = _score(boxes("Engineering", "Sales", "Finance"), ORDER)
+    twice = _score(boxes("Sales", "Engineering", "Finance", "Sales"), ORDER)
+    assert [a.verdict for a in ordered.details[0].atoms] == [True, True, True, True]
+    assert swapped.details[0].verdict == "fail", swapped.details[0].detail
+    assert twice.details[0].verdict == "unchecked"  # which 'Sales' is meant is not known
+
+
+def test_two_texts_around_a_relation():
+    sentence = ["The 'Accept all' button is to the right of the 'Reject' button"]
+    right = _score(_label("Reject", 100, 200) + _label("Accept all", 300, 200), sentence)
+    left = _score(_label("Accept all", 100, 200) + _label("Reject", 300, 200), sentence)
+    assert right.details[0].verdict == "unchecked"
+    assert left.details[0].verdict == "fail", left.details[0].detail
