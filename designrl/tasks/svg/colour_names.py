@@ -227,8 +227,11 @@ class ColorSpec:
         if self.text.startswith("#") or self.text.startswith("rgb"):
             return False
         mine = colour_families(self.rgb)
-        _, _, light_a = hsl(self.rgb)
-        _, _, light_b = hsl(rgb)
+        hue_a, _, light_a = hsl(self.rgb)
+        hue_b, _, light_b = hsl(rgb)
+        if _distance(self.rgb, rgb) <= 90 and min(abs(hue_a - hue_b), 360 - abs(hue_a - hue_b)) \
+                <= 10 and abs(light_a - light_b) <= 0.15:
+            return True  # a named colour's shades ("gold" for a #e0b040 tassel)
         return bool(mine & colour_families(rgb)) and abs(light_a - light_b) <= 0.2
 
 

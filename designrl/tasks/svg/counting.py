@@ -29,7 +29,7 @@ _DRAWN_AS = re.compile(
     rf"(?P<shape>{'|'.join(SHAPE_NOUNS)})(?:e?s)?\b")
 
 def drawn_as(lower: str) -> Count | None:
-    """A count of things each drawn as a named shape: a count of those shapes."""
+    """A count of things each drawn as a named shape: at least that many of those shapes."""
     found = _DRAWN_AS.search(lower)
     if found is None or found.group("noun").rstrip("s") in SHAPE_NOUNS:
         return None
@@ -40,8 +40,9 @@ def drawn_as(lower: str) -> Count | None:
             return None
     n_word = found.group("n")
     n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
-    op = "==" if found.group("op") else ">="
-    return Count(SHAPE_NOUNS[found.group("shape")], color, op, n)
+    # at least: other things may be drawn as that shape too ("two wheels, shown as circles"
+    # beside a circular badge)
+    return Count(SHAPE_NOUNS[found.group("shape")], color, ">=", n)
 
 
 _THING_RE = re.compile(

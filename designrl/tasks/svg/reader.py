@@ -406,6 +406,8 @@ def _owned_background(lower: str, where: re.Match) -> bool:
     ("the icon background", "the screen should have a grey background", "the background of
     the chart") or it is a shape ("the background should be a light blue circle")."""
     before, after = lower[:where.start()], lower[where.end():]
+    if re.search(rf"\b(?:{_SHAPE_NOUNS}|round|rounded|circular|oval|square)\s+$", before):
+        return True  # "a rounded square background": a shape's, drawn on the canvas
     for pattern in _OWNERS:
         found = re.search(pattern, before)
         if found and found.group(1) not in _NOT_OWNERS and color_spec(found.group(1)) is None:
