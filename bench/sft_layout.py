@@ -36,7 +36,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from designrl.cli import _ints
+from designrl.cli.args import _ints
 from designrl.learner.sft_data import expert_examples, write_jsonl
 from designrl.tasks.layout.env import GENERATED_TASK_IDS
 

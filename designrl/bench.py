@@ -20,8 +20,10 @@ import json
 import os
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, field
-from functools import cache
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +199,43 @@ def run_case(case: BenchCase) -> dict[str, Any]:
     """Run one episode through ``run_episode_spec`` without the store."""
     spec = case_spec(case)
     return episode_row(spec, run_episode_spec(spec))
+
+
+@dataclass(frozen=True)
+class BenchOutcome:
+    """A finished benchmark: the summaries it printed from and the files it wrote."""
+
+    summary: list[dict[str, Any]]  # layout rows
+    single_turn: list[dict[str, Any]]  # render-family rows
+    paths: dict[str, Path]  # "json" and, with the report, "html"
+
+
+def run_bench(plan: BenchPlan, cases: list[BenchCase], out_dir: Path, *,
+              predictions: tuple[tuple[str, str], ...] = (), database_url: str | None = None,
+              workers: int = 1, report: bool = True,
+              on_episode: Callable[[], None] = lambda: None) -> BenchOutcome:
+    """Store ``plan``'s ``cases`` as one job (default: SQLite in ``out_dir``), run every
+    episode through the workers' call in ``workers`` processes, and write results.json
+    and the report. ``on_episode`` is called as each episode finishes (a progress bar)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    database_url = database_url or f"sqlite:///{(out_dir / 'designrl.db').resolve()}"
+    spec = {**asdict(plan), "prediction_items": None,
+            "predictions": [path for _, path in predictions]}
+    episode_ids = store_job(database_url, cases, {"embedded": True, **spec})
+    run = partial(run_stored_case, database_url, predictions=predictions)
+    results = []
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for result in pool.map(run, episode_ids):
+                results.append(result)
+                on_episode()
+    else:
+        for episode_id in episode_ids:
+            results.append(run(episode_id))
+            on_episode()
+    summary, single_turn = summarize(results), summarize_single_turn(results)
+    paths = write_outputs(results, out_dir, report=report, database_url=database_url)
+    return BenchOutcome(summary, single_turn, paths)
 
 
 def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:

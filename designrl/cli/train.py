@@ -1,5 +1,5 @@
 """``designrl train``: embedded GRPO on layout tasks, evaluated before and after on held-out
-seeds, with curves as a PNG. Heavy imports happen inside the command."""
+seeds, with curves as a PNG."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import json
 import sys
 from pathlib import Path
 
+from designrl.cli.args import _csv, _ints
 
-def add_train_parser(sub, csv, ints) -> None:
+
+def add_parser(sub) -> None:
     train = sub.add_parser(
         "train", help="GRPO on layout tasks in this process (rollouts and updates overlap)",
         description="Sample layout groups with the in-process backend while the learner "
@@ -19,11 +21,11 @@ def add_train_parser(sub, csv, ints) -> None:
                     "summary.json to --out.")
     train.add_argument("--model", required=True, help="starting model directory (e.g. SFT's)")
     train.add_argument("--out", type=Path, required=True, help="output folder")
-    train.add_argument("--tasks", type=csv, default=None,
+    train.add_argument("--tasks", type=_csv, default=None,
                        help="layout task ids (default: the six generated families)")
-    train.add_argument("--train-seeds", type=ints, default=list(range(1000)),
+    train.add_argument("--train-seeds", type=_ints, default=list(range(1000)),
                        help="seeds groups are drawn from, e.g. 0-999 (default)")
-    train.add_argument("--eval-seeds", type=ints, default=[],
+    train.add_argument("--eval-seeds", type=_ints, default=[],
                        help="held-out seeds to evaluate before and after, e.g. 1000000-1000004")
     train.add_argument("--steps", type=int, default=40, help="updates (default: 40)")
     train.add_argument("--group-size", type=int, default=12, help="episodes per group (12)")
@@ -38,12 +40,11 @@ def add_train_parser(sub, csv, ints) -> None:
     train.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
-def cmd_train(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
-        from designrl.learner.embedded import RolloutSettings, train_embedded
-        from designrl.learner.evaluate import evaluate_layout
-        from designrl.learner.grpo import CURVES_FILE, GRPOSettings
-        from designrl.learner.plots import plot_curves, read_curves
+        from designrl.learner.embedded import RolloutSettings
+        from designrl.learner.grpo import GRPOSettings
+        from designrl.learner.train_workflow import run_train_workflow
     except ImportError as exc:
         print(f"error: {exc} (install the train extra: pip install 'designrl[train]')",
               file=sys.stderr)
@@ -63,12 +64,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"error: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
         return 2
 
-    def evaluate(model_dir: str) -> dict:
-        from designrl.inference.transformers_backend import TransformersBackend
-        result = evaluate_layout(TransformersBackend(model_dir), rollouts.task_ids,
-                                 args.eval_seeds, step_limit=rollouts.step_limit)
-        return {k: v for k, v in result.items() if k != "rows"}
-
     def show(row: dict) -> None:
         if not args.json:
             print(f"v{row['version']:>3}  reward {row.get('group_reward_mean', 0):+.3f}  "
@@ -76,23 +71,13 @@ def cmd_train(args: argparse.Namespace) -> int:
                   f"  staleness {row.get('staleness_mean', 0):.1f}  idle "
                   f"{row['idle_fraction']:.0%}  {row['seconds']:.1f}s", flush=True)
 
-    summary: dict = {"settings": {"grpo": grpo.model_dump(), "rollouts": rollouts.model_dump(
-        exclude={"train_seeds"})}}
     try:  # the trainer prints its log lines; with --json, stdout carries the summary alone
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
-            if args.eval_seeds:
-                summary["before"] = evaluate(args.model)
-            stats = train_embedded(args.model, args.out, rollouts, grpo, log=show)
-            summary["train"] = stats
-            if args.eval_seeds:
-                summary["after"] = evaluate(stats["model_dir"])
+            summary = run_train_workflow(args.model, args.out, rollouts, grpo,
+                                         eval_seeds=args.eval_seeds, log=show)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    plot = plot_curves(read_curves(args.out / CURVES_FILE), args.out / "curves.png",
-                       title=f"GRPO from {args.model}")
-    summary["curves_png"] = str(plot)
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
     if args.json:
         print(json.dumps(summary))
     else:

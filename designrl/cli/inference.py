@@ -1,0 +1,79 @@
+"""``designrl inference``: run vLLM's server; load or unload LoRA adapters on it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from designrl.cli.foreground import wait_until_stopped
+
+
+def add_parser(sub) -> None:
+    inference = sub.add_parser(
+        "inference", help="run vLLM's server; load or unload LoRA adapters on it",
+        description="serve: start vLLM's OpenAI-compatible server (LoRA on, runtime updating "
+                    "on) and wait until it answers; Ctrl-C stops. load/unload: manage adapters "
+                    "on a running server by version name (policy-vN).")
+    inference.add_argument("action", choices=["serve", "load", "unload"])
+    inference.add_argument("name", nargs="?", help="load/unload: the adapter's name")
+    inference.add_argument("path", nargs="?", help="load: the adapter's directory")
+    inference.add_argument("--model", help="serve: the base model (a directory or hub id)")
+    inference.add_argument("--python", default=None,
+                           help="serve: the interpreter of vLLM's environment "
+                                "(default: .venv-vllm/bin/python if present, else python)")
+    inference.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
+    inference.add_argument("--port", type=int, default=8000)
+    inference.add_argument("--max-loras", type=int, default=4)
+    inference.add_argument("--served-model-name", default=None)
+    inference.add_argument("--url", default="http://127.0.0.1:8000",
+                           help="load/unload: the server")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action in ("load", "unload"):
+        return _manage_adapter(args)
+    return _serve(args)
+
+
+def _manage_adapter(args: argparse.Namespace) -> int:
+    from designrl.inference.vllm_server import AdapterError, AdapterRegistry
+
+    if not args.name or (args.action == "load" and not args.path):
+        print(f"error: {args.action} needs NAME" + (" and PATH" if args.action == "load"
+                                                    else ""), file=sys.stderr)
+        return 2
+    registry = AdapterRegistry(args.url)
+    try:
+        if args.action == "load":
+            registry.load(args.name, args.path)
+        else:
+            registry.unload(args.name)
+    except (AdapterError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"served": registry.served()}))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from designrl.inference.vllm_server import VLLMConfig, VLLMServer
+
+    if not args.model:
+        print("error: serve needs --model", file=sys.stderr)
+        return 2
+    local = Path(".venv-vllm/bin/python")
+    python = args.python or (str(local) if local.exists() else "python")
+    config = VLLMConfig(model=args.model, python=python, port=args.port, host="0.0.0.0",
+                        device=args.device, dtype="float32" if args.device == "cpu" else "auto",
+                        max_loras=args.max_loras, served_model_name=args.served_model_name)
+    server = VLLMServer(config)
+    try:
+        server.start()
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"vLLM serving {args.model} on port {args.port} (LoRA runtime loading on); "
+          "Ctrl-C stops", flush=True)
+    return wait_until_stopped(lambda: server.process.poll() is None, server.stop)

@@ -1,0 +1,53 @@
+"""``designrl stack up``: the API and renderer workers as local processes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from designrl.cli.args import DB_HELP, database_url
+from designrl.cli.foreground import wait_until_stopped
+
+
+def add_parser(sub) -> None:
+    stack = sub.add_parser(
+        "stack", help="run the API and renderer workers as local processes",
+        description="Run the compose stack's API and workers as local processes against the "
+                    "local Redis and Postgres (for machines without Docker); Ctrl-C stops.")
+    stack.add_argument("action", choices=["up"])
+    stack.add_argument("--db", default=None, help=DB_HELP)
+    stack.add_argument("--redis", default=None,
+                       help="Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379/0)")
+    stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
+    stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
+    stack.add_argument("--queue", default="episodes", help="the episode queue's name")
+    stack.add_argument("--json", action="store_true", help="print the endpoints as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from designrl.stack import LocalStack, StackConfig
+
+    config = StackConfig(database_url=database_url(args.db),
+                         redis_url=args.redis or os.environ.get("REDIS_URL")
+                         or "redis://127.0.0.1:6379/0",
+                         workers=args.workers, api_port=args.port, queue=args.queue)
+    stack = LocalStack(config)
+    try:
+        stack.start()
+    except RuntimeError as exc:
+        stack.stop()
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    endpoints = {"api": stack.api_url, "docs": f"{stack.api_url}/docs",
+                 "metrics": [f"{stack.api_url}/metrics", *stack.worker_metrics.values()]}
+    if args.json:
+        print(json.dumps(endpoints), flush=True)
+    else:
+        print(f"api {endpoints['api']} (docs {endpoints['docs']}); "
+              f"{args.workers} workers; metrics: {', '.join(endpoints['metrics'])}; "
+              "Ctrl-C stops", flush=True)
+    return wait_until_stopped(
+        lambda: all(p.poll() is None for p in stack.processes.values()), stack.stop)
