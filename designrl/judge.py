@@ -17,17 +17,32 @@ from designrl.fences import fenced_blocks
 
 
 class ChatEndpoint:
-    """One model behind an OpenAI-compatible endpoint; ``reply`` returns (text, error)."""
+    """One model behind an OpenAI-compatible endpoint; ``reply`` returns (text, error).
+
+    It pickles (a judge travels inside picklable reward functions): the client is made
+    on first use and left out of the pickle."""
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None,
                  timeout: float = 60.0, *, max_tokens: int = 512, temperature: float = 0.0):
         from openai import AsyncOpenAI
 
+        self.base_url, self.api_key, self.timeout = base_url, api_key, timeout
         self.model = model
         self.max_tokens = max_tokens
         self.temperature = temperature
-        self.client = AsyncOpenAI(base_url=base_url, api_key=api_key or "EMPTY",
-                                  timeout=timeout, max_retries=0)
+        self._client: AsyncOpenAI | None = None
+
+    @property
+    def client(self):
+        if self._client is None:
+            from openai import AsyncOpenAI
+
+            self._client = AsyncOpenAI(base_url=self.base_url, api_key=self.api_key or "EMPTY",
+                                       timeout=self.timeout, max_retries=0)
+        return self._client
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_client": None}
 
     async def reply(self, messages: list[dict]) -> tuple[str | None, str | None]:
         """The model's reply text, or (None, error): a failed request is a recorded error."""
@@ -40,7 +55,8 @@ class ChatEndpoint:
         return (response.choices[0].message.content if response.choices else None), None
 
     async def close(self) -> None:
-        await self.client.close()
+        if self._client is not None:
+            await self._client.close()
 
 
 class EndpointJudge:

@@ -1,11 +1,11 @@
 """The registry: every task family, one line each, and the calls that dispatch through it.
 
-    from designrl.tasks import FAMILIES, TASKS, find_item, load_rows, reward_function
+    from designrl.tasks import FAMILIES, TASKS, find_item, load_rows, reward_functions
     FAMILIES["svg"].policies                       # model-free policies by name
     TASKS["gen-poster"].family                     # "layout"
     item = find_item("gen-svg", "1000003")         # a seed, or a dataset item's id
     rows = load_rows("svg-prompts", runner=runner)  # TRL dataset rows
-    svg_reward = reward_function("svg", runner)     # TRL reward function
+    svg_funcs = reward_functions("svg", runner)    # TRL reward functions: total, components
 
 Families (``designrl.tasks.family.Family``):
 
@@ -148,31 +148,33 @@ def reference_screenshot(family: Family, item: Any, runner: PoolRunner, task_id:
 
 
 def reward_functions(family: str, runner: PoolRunner | None = None,
-                     components: Sequence[str] | None = None) -> list[Callable[..., list]]:
-    """TRL reward functions of a single-turn family: its total, then each named component
-    (default: all of the family's), every one reading the same scoring of a completion.
+                     components: Sequence[str] | None = None,
+                     **options: Any) -> list[Callable[..., list]]:
+    """TRL reward functions of a single-turn family: its total (``<family>_reward``), then
+    each named component (``<family>_<name>``; default: all of the family's), every one
+    reading the same scoring of a completion; ``options`` go to the family's factory
+    (``get_svg_rewards`` and its kin). They pickle; without ``runner`` each process starts
+    its own browser pool on the first call.
 
         funcs = reward_functions("svg", runner)
-        GRPOTrainer(..., reward_funcs=funcs, args=GRPOConfig(reward_weights=[1] + [0] * (len(funcs) - 1)))
-    """
-    from designrl.render.runner import PoolRunner
-    from designrl.tasks.batch import component_rewards
+        GRPOTrainer(..., reward_funcs=funcs,
+                    args=GRPOConfig(reward_weights=[1] + [0] * (len(funcs) - 1)))
 
-    record = _single_turn(family)
-    names = list(record.components if components is None else components)
-    unknown = [n for n in names if n not in record.components]
-    if unknown:
-        raise ValueError(f"{family} has no component {unknown[0]!r}; its components: "
-                         f"{', '.join(record.components)}")
-    runner = runner or PoolRunner()
-    scorer = record.scorer(runner.pool)
-    return component_rewards(family, record.column, scorer.score_column, names, runner.run)
+    >>> [f.__name__ for f in reward_functions("webpage", components=["execution"])]
+    ['webpage_reward', 'webpage_execution']
+    """
+    return _single_turn(family).batch_rewards(runner, components, **options)
 
 
 def reward_function(family: str, runner: PoolRunner | None = None,
                     **options: Any) -> Callable[..., list]:
-    """The batch reward function of a single-turn family (``options`` go to its factory)."""
-    return _single_turn(family).batch_reward(runner, **options)
+    """The batch reward function of a single-turn family, its total (``options`` go to its
+    factory).
+
+    >>> reward_function("svg").__name__
+    'svg_reward'
+    """
+    return _single_turn(family).batch_rewards(runner, (), **options)[0]
 
 
 def _single_turn(family: str) -> Family:

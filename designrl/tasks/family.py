@@ -65,11 +65,12 @@ class Scored:
 
 class ItemScorer(Protocol):
     """What a family's reward offers on a started pool: scoring an episode's item, and a
-    dataset row's reward column (``Family.column``) for TRL's reward functions."""
+    dataset row's reward column (``Family.column``) for TRL's reward functions (None: the
+    row itself cannot be scored, e.g. its reference page does not render)."""
 
     async def score_item(self, item: Any, completion: str) -> Scored: ...
 
-    async def score_column(self, value: Any, completion: str) -> Scored: ...
+    async def score_column(self, value: Any, completion: str) -> Scored | None: ...
 
 
 ModelFreePolicy = Callable[[Any, int], str]  # (item, seed) -> the completion's text
@@ -91,8 +92,9 @@ class Family:
     reference_viewport: Callable[[str], tuple[int, int]] | None = None
     extract: Callable[[str], str | None] | None = None  # completion -> its document, or None
     scorer: Callable[[Any], ItemScorer] | None = None  # started pool -> the family's scorer
-    # TRL: the batch reward function (runner, **options) and the dataset column it reads
-    batch_reward: Callable[..., Callable[..., list]] | None = None
+    # TRL: the batch reward functions (runner, components, **options) -> [total, *components]
+    # (picklable ``designrl.tasks.batch.RewardFunction``s) and the dataset column they read
+    batch_rewards: Callable[..., list[Callable[..., list]]] | None = None
     column: str | None = None  # the dataset column its reward functions read
     column_value: Callable[[Any], Any] | None = None  # item -> its value in that column
     max_tokens: int = 4096  # language-model policies: the completion budget

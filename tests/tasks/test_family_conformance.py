@@ -68,7 +68,7 @@ def test_every_family_is_one_registry_record_with_tasks_and_policies():
         assert set(family.oracles) <= set(family.policies)
         assert runnable_tasks(name), f"{name} has no task that runs without a user's file"
         if not family.multi_turn:  # the single-turn hooks are all there
-            assert family.messages and family.extract and family.scorer and family.batch_reward
+            assert family.messages and family.extract and family.scorer and family.batch_rewards
         for policy in family.policies:
             assert accepts_policy(family, policy)
         assert accepts_policy(family, "vllm:latest") and not accepts_policy(family, "nope")

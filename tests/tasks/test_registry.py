@@ -97,12 +97,7 @@ def test_single_turn_task_loads_rows_and_is_scored_like_trl_does(task_id, runner
 
 
 def test_a_reward_without_its_column_says_which():
-    from designrl.tasks.batch import batch_reward
-
-    async def score(value, text):
-        return 1.0
-
-    reward = batch_reward("x_reward", "requirements", score, lambda coro: coro.close())
+    reward = reward_function("svg", browser=False)
     with pytest.raises(ValueError, match="no 'requirements' column"):
         reward(prompts=["p"], completions=["c"])
     with pytest.raises(ValueError, match="1 values for 2 completions"):

@@ -7,7 +7,7 @@ reference is designed for), ``capture`` (a page rendered with and without its te
 ``colour_blocks`` (Design2Code's colour-injection blocks, an option), ``css`` and
 ``degrade`` (worse copies of a page), ``ladders`` and ``hacks`` (what the reward must
 rank in order, and what it must not pay), ``reward`` (``HtmlReward``, and
-``get_html_reward``, its batch reward function).
+``get_html_rewards``, its TRL reward functions).
 """
 
 from __future__ import annotations
@@ -62,9 +62,9 @@ def _viewport(html: str) -> tuple[int, int]:
     return page_viewport(html)
 
 
-def _batch_reward(runner=None, **options):
-    from designrl.tasks.html.reward import get_html_reward
-    return get_html_reward(runner, **options)
+def _batch_rewards(runner=None, components=None, **options):
+    from designrl.tasks.html.reward import get_html_rewards
+    return get_html_rewards(runner, components=components, **options)
 
 
 FAMILY = Family(
@@ -80,6 +80,6 @@ FAMILY = Family(
                 "design2code", "format", "validity", "clean"),
     messages=_messages, reference=lambda item: item.html, reference_viewport=_viewport,
     extract=_extract, scorer=_scorer,
-    batch_reward=_batch_reward, column="reference_html",
+    batch_rewards=_batch_rewards, column="reference_html",
     column_value=lambda item: item.html,
 )

@@ -44,16 +44,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from functools import partial
+from typing import Any, Literal
 
 import numpy as np
 from PIL import Image
 
 from designrl.render.runner import PoolRunner
 from designrl.render.types import RenderResult
-from designrl.tasks.batch import batch_reward
+from designrl.tasks.batch import RewardFunction, component_rewards
 from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.html.appearance import (
     PageView,
@@ -309,31 +310,46 @@ class HtmlReward:
         """``score`` against the item's reference, as an episode records it."""
         return (await self.score(item.html, completion)).scored()
 
-    async def score_column(self, reference_html: str, completion: str) -> Scored:
-        """``score`` from a dataset row's ``reference_html`` (TRL's reward functions)."""
-        return (await self.score(reference_html, completion)).scored()
+    async def score_column(self, reference_html: str, completion: str) -> Scored | None:
+        """``score`` from a dataset row's ``reference_html`` (TRL's reward functions); None
+        (and a warning) when the reference itself does not render: no reward to give."""
+        try:
+            return (await self.score(reference_html, completion)).scored()
+        except ValueError as exc:
+            log.warning("html reward: %s", exc)
+            return None
+
+
+def get_html_rewards(runner: PoolRunner | None = None,
+                     components: Sequence[str] | None = None, *,
+                     visual: VisualSimilarity = ssim_similarity, blocks: BlockSource = "dom",
+                     pool_options: dict[str, Any] | None = None) -> list[RewardFunction]:
+    """TRL reward functions scoring each completion against its row's ``reference_html``:
+    ``html_reward`` (the total), then ``html_<name>`` for each named component (default:
+    all of the family's), all reading one scoring of a completion; a row whose reference
+    does not render gets None (and a warning). Picklable (``designrl.tasks.batch``).
+
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts this
+    process's own on the first call (with ``pool_options``). ``visual``, ``blocks``: as
+    ``HtmlReward`` takes them. Scoring needs Chromium; building the functions does not:
+
+    >>> [f.__name__ for f in get_html_rewards(components=["text", "visual"])]
+    ['html_reward', 'html_text', 'html_visual']
+    """
+    from designrl.tasks.html import FAMILY
+
+    names = FAMILY.components if components is None else components
+    return component_rewards("html", "reference_html",
+                             partial(HtmlReward, visual=visual, blocks=blocks), names,
+                             FAMILY.components, runner=runner, pool_options=pool_options)
 
 
 def get_html_reward(runner: PoolRunner | None = None,
                     visual: VisualSimilarity = ssim_similarity,
-                    blocks: BlockSource = "dom") -> Callable[..., list]:
-    """A batch reward function (TRL's signature) scoring each completion against its row's
-    ``reference_html``; a row whose reference does not render gets None (and a warning).
-
-    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
-    ``blocks``: where text blocks come from (``HtmlReward``).
-    """
-    runner = runner or PoolRunner()
-    reward = HtmlReward(runner.pool, visual=visual, blocks=blocks)
-
-    async def score(reference: str, text: str) -> float | None:
-        try:
-            return (await reward.score(reference, text)).total
-        except ValueError as exc:  # the reference itself is broken: no reward to give
-            log.warning("html reward: %s", exc)
-            return None
-
-    return batch_reward("html_reward", "reference_html", score, runner.run)
+                    blocks: BlockSource = "dom") -> RewardFunction:
+    """The total of ``get_html_rewards``: one TRL reward function, ``html_reward``."""
+    return get_html_rewards(runner, (), visual=visual, blocks=blocks)[0]
 
 
-__all__ = ["DEFAULT_VIEWPORT", "HtmlReward", "HtmlScore", "get_html_reward", "score_renders"]
+__all__ = ["DEFAULT_VIEWPORT", "HtmlReward", "HtmlScore", "get_html_reward", "get_html_rewards",
+           "score_renders"]

@@ -8,8 +8,8 @@ values and the words for them), ``visibility`` (which shapes the render shows), 
 (colour masks of the render), ``requirements`` (whole sentence -> predicate), ``predicates``
 (the checks), ``reader`` (free-text sentence -> atoms), ``atoms`` (their checks: passed,
 failed or undecided), ``page`` (the render page), ``raster`` (a browser-free rasteriser),
-``judge`` (OpenAI-compatible judge), ``reward`` (components and total; ``get_svg_reward`` is
-its batch reward function), ``ladders`` and ``hacks`` (what keeps the reward honest),
+``judge`` (OpenAI-compatible judge), ``reward`` (components and total; ``get_svg_rewards``
+its TRL reward functions), ``ladders`` and ``hacks`` (what keeps the reward honest),
 ``agreement`` (verdicts against truth tables, for ``bench/svg_requirements.py``).
 """
 
@@ -26,6 +26,7 @@ from designrl.tasks.svg.reward import (
     SvgReward,
     SvgScore,
     get_svg_reward,
+    get_svg_rewards,
     score_svg,
 )
 from designrl.tasks.svg.spec import SvgItem
@@ -40,6 +41,7 @@ __all__ = [
     "build_messages",
     "build_prompt",
     "get_svg_reward",
+    "get_svg_rewards",
     "load_prompts",
     "load_questions",
     "score_svg",
@@ -71,9 +73,9 @@ def _extract(completion: str) -> str | None:
     return extract_svg(completion).svg
 
 
-def _batch_reward(runner=None, **options):
-    from designrl.tasks.svg.reward import get_svg_reward
-    return get_svg_reward(runner, **options)
+def _batch_rewards(runner=None, components=None, **options):
+    from designrl.tasks.svg.reward import get_svg_rewards
+    return get_svg_rewards(runner, components=components, **options)
 
 
 FAMILY = Family(
@@ -87,6 +89,6 @@ FAMILY = Family(
     components=("requirements", "coverage", "judge", "non_blank", "format", "validity"),
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
     scorer=lambda pool: SvgReward(pool),
-    batch_reward=_batch_reward, column="requirements",
+    batch_rewards=_batch_rewards, column="requirements",
     column_value=lambda item: list(item.requirements),
 )

@@ -46,14 +46,16 @@ built-in rough rasteriser when no pool is given) and calls the judge.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
 
 import numpy as np
 
 from designrl.render.png import decode_png, encode_png
 from designrl.render.runner import PoolRunner
-from designrl.tasks.batch import batch_reward
+from designrl.tasks.batch import RewardFunction, component_rewards
 from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.svg.extract import extract_svg
 from designrl.tasks.svg.facts import SvgFacts, svg_facts
@@ -335,18 +337,37 @@ class SvgReward:
                                                            strict=True))))
 
 
-def get_svg_reward(runner: PoolRunner | None = None,
-                   judge: Judge | None = None) -> Callable[..., list]:
-    """A batch reward function (TRL's signature) scoring each completion against its row's
-    ``requirements`` (a list of sentences); rows without requirements get None.
+def get_svg_rewards(runner: PoolRunner | None = None, judge: Judge | None = None,
+                    components: Sequence[str] | None = None, *, browser: bool = True,
+                    pool_options: dict[str, Any] | None = None) -> list[RewardFunction]:
+    """TRL reward functions scoring each completion against its row's ``requirements`` (a
+    list of sentences): ``svg_reward`` (the total), then ``svg_<name>`` for each named
+    component (default: all of the family's), all reading one scoring of a completion;
+    rows without requirements get None. Picklable (``designrl.tasks.batch``).
 
-    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
-    ``judge``: an optional judge for the requirements no predicate checks.
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts this
+    process's own on the first call (with ``pool_options``). ``browser=False``
+    rasterises with PIL instead, no browser needed. ``judge``: an optional judge for the
+    requirements no predicate checks.
+
+    >>> funcs = get_svg_rewards(components=["requirements", "coverage"], browser=False)
+    >>> [f.__name__ for f in funcs]
+    ['svg_reward', 'svg_requirements', 'svg_coverage']
+    >>> sun = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+    ...        '<circle cx="50" cy="50" r="30" fill="yellow"/></svg>')
+    >>> asked = [["a yellow circle"], ["a yellow circle", "a blue square"]]
+    >>> [f(prompts=["Draw"] * 2, completions=[sun] * 2, requirements=asked) for f in funcs]
+    [[1.0, 0.6], [1.0, 0.5], [1.0, 1.0]]
     """
-    runner = runner or PoolRunner()
-    reward = SvgReward(runner.pool, judge)
+    from designrl.tasks.svg import FAMILY
 
-    async def score(requirements: Sequence[str], text: str) -> float:
-        return (await reward.score(text, list(requirements))).total
+    names = FAMILY.components if components is None else components
+    return component_rewards("svg", "requirements", partial(SvgReward, judge=judge), names,
+                             FAMILY.components, runner=runner, browser=browser,
+                             pool_options=pool_options)
 
-    return batch_reward("svg_reward", "requirements", score, runner.run)
+
+def get_svg_reward(runner: PoolRunner | None = None, judge: Judge | None = None, *,
+                   browser: bool = True) -> RewardFunction:
+    """The total of ``get_svg_rewards``: one TRL reward function, ``svg_reward``."""
+    return get_svg_rewards(runner, judge, (), browser=browser)[0]

@@ -1,8 +1,8 @@
 """webpage family: prompt -> interactive page, scored for execution, static aesthetics and
 interaction (AesCoder / OpenDesign's task, with computed rewards and an optional judge).
 
-``WebpageReward(pool).score(completion, prompt)`` is the entry point (``get_webpage_reward``
-its batch reward function, TRL's signature); the pure checks
+``WebpageReward(pool).score(completion, prompt)`` is the entry point (``get_webpage_rewards``
+its TRL reward functions); the pure checks
 behind each static component live in ``layout``, ``typography``, ``colour``, ``space``
 and ``axe``, and can be run on a ``RenderResult`` and a screenshot without a browser.
 Instruction alignment (does the page follow the request?) is ``requirements`` (the request
@@ -22,6 +22,7 @@ from designrl.tasks.webpage.reward import (
     WebpageReward,
     WebpageScore,
     get_webpage_reward,
+    get_webpage_rewards,
     total_score,
 )
 from designrl.tasks.webpage.spec import WebpageItem
@@ -35,6 +36,7 @@ __all__ = [
     "build_messages",
     "extract_page",
     "get_webpage_reward",
+    "get_webpage_rewards",
     "load_prompts",
     "split_items",
     "total_score",
@@ -46,9 +48,9 @@ def _template(item, seed: int) -> str:
     return build_page(item, seed)
 
 
-def _batch_reward(runner=None, **options):
-    from designrl.tasks.webpage.reward import get_webpage_reward
-    return get_webpage_reward(runner, **options)
+def _batch_rewards(runner=None, components=None, **options):
+    from designrl.tasks.webpage.reward import get_webpage_rewards
+    return get_webpage_rewards(runner, components=components, **options)
 
 
 def _plain(item, seed: int) -> str:
@@ -69,6 +71,6 @@ FAMILY = Family(
     messages=lambda item, screenshot: build_messages(item),
     extract=lambda completion: extract_page(completion)[0],
     scorer=lambda pool: WebpageReward(pool),
-    batch_reward=_batch_reward, column="request",
+    batch_rewards=_batch_rewards, column="request",
     column_value=lambda item: item.prompt,
 )

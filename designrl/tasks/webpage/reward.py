@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ from designrl.render.png import decode_png
 from designrl.render.runner import PoolRunner
 from designrl.render.session import RenderError
 from designrl.render.types import InfrastructureError, RenderResult
-from designrl.tasks.batch import batch_reward
+from designrl.tasks.batch import RewardFunction, component_rewards
 from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.webpage.alignment import score_alignment
 from designrl.tasks.webpage.axe import AxeViolation, run_axe
@@ -383,19 +384,33 @@ class WebpageReward:
             score.total = total_score(score.components)
 
 
-def get_webpage_reward(runner: PoolRunner | None = None, judge: Judge | None = None,
-                       **options: Any) -> Callable[..., list]:
-    """A batch reward function (TRL's signature) scoring each completion as a webpage for its
-    row's ``request`` (the user's request, shown to the judge); rows whose ``request`` is
-    None get None.
+def get_webpage_rewards(runner: PoolRunner | None = None, judge: Judge | None = None,
+                        components: Sequence[str] | None = None, *,
+                        pool_options: dict[str, Any] | None = None,
+                        **options: Any) -> list[RewardFunction]:
+    """TRL reward functions scoring each completion as a webpage for its row's ``request``
+    (the user's request, shown to the judge): ``webpage_reward`` (the total), then
+    ``webpage_<name>`` for each named component (default: all of the family's), all
+    reading one scoring of a completion; rows whose ``request`` is None get None.
+    Picklable (``designrl.tasks.batch``).
 
-    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts one.
-    ``options``: ``WebpageReward`` settings (interaction budget, time caps).
+    ``runner``: the browser pool to render in (a ``PoolRunner``); None starts this
+    process's own on the first call (with ``pool_options``). ``options``:
+    ``WebpageReward`` settings (interaction budget, time caps). Scoring needs Chromium;
+    building the functions does not:
+
+    >>> [f.__name__ for f in get_webpage_rewards(components=["execution", "axe"])]
+    ['webpage_reward', 'webpage_execution', 'webpage_axe']
     """
-    runner = runner or PoolRunner()
-    reward = WebpageReward(runner.pool, judge, **options)
+    from designrl.tasks.webpage import FAMILY
 
-    async def score(request: str, text: str) -> float:
-        return (await reward.score(text, request)).total
+    names = FAMILY.components if components is None else components
+    return component_rewards("webpage", "request",
+                             partial(WebpageReward, judge=judge, **options), names,
+                             FAMILY.components, runner=runner, pool_options=pool_options)
 
-    return batch_reward("webpage_reward", "request", score, runner.run)
+
+def get_webpage_reward(runner: PoolRunner | None = None, judge: Judge | None = None,
+                       **options: Any) -> RewardFunction:
+    """The total of ``get_webpage_rewards``: one TRL reward function, ``webpage_reward``."""
+    return get_webpage_rewards(runner, judge, (), **options)[0]
