@@ -29,7 +29,8 @@ _DRAWN_AS = re.compile(
     rf"(?P<shape>{'|'.join(SHAPE_NOUNS)})(?:e?s)?\b")
 
 def drawn_as(lower: str) -> Count | None:
-    """A count of things each drawn as a named shape: at least that many of those shapes."""
+    """A count of things each drawn as a named shape: that many of those shapes (at least
+    that many when no colour tells them from other things of that shape)."""
     found = _DRAWN_AS.search(lower)
     if found is None or found.group("noun").rstrip("s") in SHAPE_NOUNS:
         return None
@@ -40,9 +41,10 @@ def drawn_as(lower: str) -> Count | None:
             return None
     n_word = found.group("n")
     n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
-    # at least: other things may be drawn as that shape too ("two wheels, shown as circles"
-    # beside a circular badge)
-    return Count(SHAPE_NOUNS[found.group("shape")], color, ">=", n)
+    # with no colour, at least: other things may be drawn as that shape too ("two wheels,
+    # shown as circles" beside a circular badge)
+    op = "==" if found.group("op") and color is not None else ">="
+    return Count(SHAPE_NOUNS[found.group("shape")], color, op, n)
 
 
 _THING_RE = re.compile(
