@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
+from designrl.tasks.svg.colour_names import ColorSpec, color_spec
 from designrl.tasks.svg.pixels import Region
-from designrl.tasks.svg.words import FUNCTION_WORDS
+from designrl.tasks.svg.words import COLOR_RE, FUNCTION_WORDS
 
 REGIONS: dict[str, tuple[Region, Region]] = {
     # name: (strict region, loose region) in fractions of the canvas
@@ -91,3 +92,40 @@ def text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
     if all(q < p < b for q, p, b in zip(quotes, places, bounds, strict=True)):
         return list(regions)
     return []
+
+
+_PART_PLACE = re.compile(
+    r"\b(?P<pos>left|right|top|bottom|upper|lower|middle|center)(?:most)? (?P<noun>[a-z]+)"
+    r"(?P<link>(?: (?:is|are|should|must|will|be|colored|painted|filled|with|in|a|an|solid))*)"
+    r" (?P<color>[a-z]+(?:[- ][a-z]+)?)")
+_RANKS = {"left": ("x", 0), "right": ("x", 2), "top": ("y", 0), "upper": ("y", 0),
+          "bottom": ("y", 2), "lower": ("y", 2), "middle": (None, 1), "center": (None, 1)}
+_NOT_PARTS = frozenset("side corner edge half third part area region quarter portion section "
+                       "of and hand".split())
+
+
+def ordered_parts(lower: str) -> list[tuple[ColorSpec, str, ColorSpec]]:
+    """Colours of like parts named by place ("the left stripe is green, the middle stripe
+    white and the right stripe crimson", "the lower scoop is pink and the upper scoop
+    brown"): (a, "left_of" or "above", b) for each pair in order."""
+    parts: dict[int, ColorSpec] = {}
+    axes, nouns = set(), set()
+    for found in _PART_PLACE.finditer(lower):
+        if found.group("noun") in _NOT_PARTS or found.group("noun") in FUNCTION_WORDS:
+            continue
+        phrase = COLOR_RE.match(found.group("color"))
+        spec = color_spec(phrase.group(0).replace("-", " ")) if phrase else None
+        if spec is None:
+            continue
+        axis, rank = _RANKS[found.group("pos")]
+        if rank in parts:
+            return []
+        parts[rank] = spec
+        nouns.add(found.group("noun"))
+        axes.add(axis)
+    axes.discard(None)
+    if len(parts) < 2 or len(nouns) != 1 or len(axes) != 1:
+        return []
+    relation = "left_of" if axes == {"x"} else "above"
+    ranked = [parts[rank] for rank in sorted(parts)]
+    return [(a, relation, b) for i, a in enumerate(ranked) for b in ranked[i + 1:]]

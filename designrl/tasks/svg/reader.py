@@ -80,7 +80,13 @@ from designrl.tasks.svg.counting import (
     shape_words,
     thing_counts,
 )
-from designrl.tasks.svg.places import CANVAS, WHOLE_OWNERS, canvas_regions, text_regions
+from designrl.tasks.svg.places import (
+    CANVAS,
+    WHOLE_OWNERS,
+    canvas_regions,
+    ordered_parts,
+    text_regions,
+)
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import (
@@ -201,6 +207,11 @@ def _read(sentence: str) -> Reading:
             and not _NEGATION.search(raw.lower()):  # "labelled 'A', 'B' and 'C', from left to right"
         atoms.append(order)
         complete = False
+    if not _HEDGE.search(raw.lower()) and not _NEGATION.search(raw.lower()):
+        parts = [Relative(a, relation, b) for a, relation, b in ordered_parts(raw.lower())]
+        if parts:  # "the left stripe is green, ..., the right stripe crimson"
+            atoms += [p for p in parts if p not in atoms]
+            complete = False
     proportion = _proportion(raw.lower())
     if proportion:  # "the flag should be wider than it is tall, in roughly a 3:2 ratio"
         atoms += proportion

@@ -55,6 +55,8 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
         shade = (found.group("shade") or "").lower()
         word = found.group("word").lower()
         phrase = f"{shade} {word}".strip()
+        if phrase == "ice cream":
+            continue  # a food, not a colour
         spec = color_spec(phrase) or color_spec(word)
         if spec is None:
             return None

@@ -15,8 +15,8 @@ NS = 'xmlns="http://www.w3.org/2000/svg"'
 GROUND = '<rect width="400" height="400" fill="#cfe8f7"/><rect y="300" width="400" height="100" fill="#6aa84f"/>'
 
 
-def _score(body: str, requirements):
-    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 400">{GROUND}{body}</svg>'))
+def _score(body: str, requirements, ground: str = GROUND):
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 400">{ground}{body}</svg>'))
     return score_svg(facts, rasterize(facts), requirements)
 
 
@@ -104,3 +104,25 @@ def test_two_texts_around_a_relation():
     left = _score(_label("Accept all", 100, 200) + _label("Reject", 300, 200), sentence)
     assert right.details[0].verdict == "unchecked"
     assert left.details[0].verdict == "fail", left.details[0].detail
+
+
+STRIPES = ["The left stripe is forest green, the middle stripe is off-white, and the right "
+           "stripe is crimson"]
+
+
+def test_like_parts_named_by_place_keep_their_order():
+    def flag(*fills):
+        return "".join(f'<rect x="{20 + 120 * i}" y="80" width="120" height="240" fill="{f}"/>'
+                       for i, f in enumerate(fills))
+
+    right = _score(flag("#228b22", "#faf8ef", "#dc143c"), STRIPES, ground="")
+    swapped = _score(flag("#dc143c", "#faf8ef", "#228b22"), STRIPES, ground="")
+    assert right.details[0].verdict == "unchecked"
+    assert swapped.details[0].verdict == "fail", swapped.details[0].detail
+
+
+def test_ice_cream_is_not_a_colour():
+    from designrl.tasks.svg.reader import read_requirement
+
+    assert [a.describe() for a in read_requirement(
+        "A drip of pink ice cream runs down the cone").atoms] == ["pink shown"]
