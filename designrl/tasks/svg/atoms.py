@@ -16,6 +16,7 @@ places, area) and the wrappers; those read off the geometry (text, counts, lines
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,6 +45,8 @@ Verdict = bool | None
 RIM = 0.03
 """Width of the canvas rim the background is read from (a fraction of the canvas)."""
 RELATION_SLACK = 0.05
+FULL = 0.02
+"""A colour covering this share of the canvas shows in full, as evidence (``Shown.strength``)."""
 ELSEWHERE = 4 * SHOWN
 """A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
@@ -104,6 +107,15 @@ class Shown:
             # away, are shapes), and nothing paints colours no shape lists.
             return False, detail + ", and no shape is painted it"
         return None, detail
+
+    def strength(self, scene: Scene) -> float:
+        """How much of it shows, as evidence: a patch of ``FULL`` of the canvas or more
+        counts whole, a sliver little (a recoloured part leaves only a sliver behind)."""
+        pixels = scene.pixels
+        strict = REGIONS[self.region][0] if self.region else WHOLE
+        share = max(pixels.share(pixels.mask(c), strict) for c in self.colors)
+        return min(1.0, math.ceil(4 * share / FULL) / 4)  # in quarters: a few pixels more
+        # or less of a colour is no evidence either way
 
     def describe(self) -> str:
         where = f" in the {self.region.replace('_', ' ')}" if self.region else ""

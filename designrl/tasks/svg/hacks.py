@@ -10,7 +10,8 @@ exactly) and a free-text scene (requirements as benchmarks write them). The hack
 * a correct drawing moved off the canvas; at zero opacity; under a ``viewBox`` of 1e30;
   buried under an opaque shape drawn last;
 * each required shape as a dot with a stroke wider than the canvas (a blot of colour);
-* each required shape filled with a rainbow gradient (every colour at once).
+* each required shape filled with a rainbow gradient (every colour at once);
+* every count from two to twelve as a row of alike circles (alike things of any count).
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ def hack_cases() -> list[HackCase]:
             "a correct drawing buried under an opaque shape": _buried(good),
             "required shapes as dots with huge strokes": _blots(item),
             "required shapes filled with a rainbow gradient": _rainbow(good),
+            "every count as a row of alike circles": _rows(item),
         }
         cases += [HackCase(task, item, name, fenced(hack), fenced(honest))
                   for name, hack in hacks.items()]
@@ -179,3 +181,11 @@ def _rainbow(svg: str) -> str:
     head, body = _open(svg)
     body = re.sub(r'fill="(?!none)[^"]*"', 'fill="url(#rainbow)"', body)
     return f'{head}<defs><linearGradient id="rainbow">{stops}</linearGradient></defs>{body}'
+
+
+def _rows(item: SvgItem) -> str:
+    colour = _named_colours(item)[0]
+    shapes = [f'<circle cx="{18 + 32 * i}" cy="{18 + 34 * (n - 2)}" r="{3 + n}" fill="{colour}"/>'
+              for n in range(2, 13) for i in range(n)]
+    return f'<svg {NS} width="400" height="400" viewBox="0 0 400 400">' \
+           f'<rect width="400" height="400" fill="white"/>{"".join(shapes)}</svg>'

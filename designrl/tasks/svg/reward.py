@@ -89,6 +89,8 @@ class AtomResult:
     check: str
     verdict: bool | None
     detail: str = ""
+    strength: float = 1.0
+    """For a passed atom, how fully it holds, as evidence (a colour's patch or a sliver)."""
 
 
 @dataclass
@@ -160,7 +162,8 @@ def check_requirements(requirements: Sequence[str], scene: Scene) -> list[Requir
         atoms = []
         for atom in reading.atoms:
             verdict, detail = atom.check(scene)
-            atoms.append(AtomResult(atom.describe(), verdict, detail))
+            atoms.append(AtomResult(atom.describe(), verdict, detail,
+                                    _strength(atom, scene) if verdict else 1.0))
         if any(a.verdict is False for a in atoms):
             verdict = "fail"
         elif reading.complete and atoms and all(a.verdict for a in atoms):
@@ -176,6 +179,14 @@ def check_requirements(requirements: Sequence[str], scene: Scene) -> list[Requir
     return results
 
 
+def _strength(atom, scene: Scene) -> float:
+    """How fully a passed atom holds (``Shown.strength``), through the wrappers that lend
+    it a colour; 1 for atoms that are simply met."""
+    inner = getattr(atom, "atom", atom)
+    measure = getattr(inner, "strength", None)
+    return measure(scene) if measure is not None else 1.0
+
+
 def requirement_components(details: Sequence[RequirementResult]) -> dict[str, float]:
     """``requirements`` (R) and ``coverage`` from the verdicts (none without requirements)."""
     n = len(details)
@@ -183,7 +194,7 @@ def requirement_components(details: Sequence[RequirementResult]) -> dict[str, fl
         return {}
     passes = sum(d.verdict == "pass" for d in details)
     undecided = [d for d in details if d.verdict == "unchecked"]
-    evidence = sum(sum(bool(a.verdict) for a in d.atoms) / len(d.atoms)
+    evidence = sum(sum(a.strength for a in d.atoms if a.verdict) / len(d.atoms)
                    for d in undecided if d.atoms)
     return {"requirements": (passes + NEUTRAL_R * len(undecided) + EVIDENCE * evidence) / n,
             "coverage": (n - len(undecided)) / n}

@@ -126,3 +126,17 @@ def test_ice_cream_is_not_a_colour():
 
     assert [a.describe() for a in read_requirement(
         "A drip of pink ice cream runs down the cone").atoms] == ["pink shown"]
+
+
+def test_a_colour_left_only_as_a_sliver_is_weak_evidence():
+    roof = ["The roofs of the towers are purple"]
+    towers = '<rect x="{x}" y="200" width="60" height="100" fill="#9e9e9e"/>'
+    purple = "".join(towers.format(x=x) + f'<polygon points="{x},200 {x + 30},130 {x + 60},200" '
+                     'fill="#7b2cbf"/>' for x in (60, 280))
+    recoloured = purple.replace("#7b2cbf", "#c0392b") + \
+        '<rect x="190" y="100" width="24" height="16" fill="#7b2cbf"/>'  # a purple pennant
+    full, sliver = _score(purple, roof), _score(recoloured, roof)
+    assert full.details[0].verdict == sliver.details[0].verdict == "unchecked"
+    assert [a.verdict for a in sliver.details[0].atoms] == [True]  # purple is shown, a little
+    assert full.details[0].atoms[0].strength == 1.0 > sliver.details[0].atoms[0].strength
+    assert full.total > sliver.total
