@@ -255,7 +255,7 @@ def _near_family(family: str, rgb: RGB) -> bool:
     if family == "white":
         return light > 0.8 and chroma < 0.2  # cream, a bluish snow: not white, not surely not
     if family == "gray":
-        return chroma < 0.2 and 0.12 < light < 0.95
+        return chroma < 0.2 and 0.12 < light < 0.975
     if chroma < 0.06 or light < 0.06 or light > 0.97:
         return family in colour_families(rgb)
     if family == "brown":
@@ -269,14 +269,17 @@ def _near_family(family: str, rgb: RGB) -> bool:
 
 
 def _pale_shade(family: str, modifier: str | None, rgb: RGB) -> bool:
-    """The pale shades basic families leave out: off-white (a warm or cool tint of white)
-    and light brown (tan, a light wood: brown's own family stops at dark colours)."""
+    """The pale shades basic families leave out: off-white (a warm or cool tint of white),
+    light brown (tan, a light wood: brown's own family stops at dark colours) and the
+    lightest greys (which the grey family leaves to white)."""
     hue, sat, light = hsl(rgb)
     chroma = (max(rgb) - min(rgb)) / 255
     if family == "white" and modifier == "off":
         return light >= 0.85 and chroma <= 0.2
     if family == "brown" and modifier in ("light", "pale"):
         return (hue <= 50 or hue >= 345) and 0.45 <= light <= 0.82 and chroma >= 0.12
+    if family == "gray" and modifier in ("light", "pale"):
+        return 0.7 <= light <= 0.975 and chroma <= 0.06  # a page's #f3f4f6: grey, not white
     return False
 
 

@@ -313,8 +313,8 @@ class Count:
         strict = [s for s in shapes if self.color is None or painted(self.color, s.main_colors)]
         alike = [s for s in scene.facts.drawn
                  if s.kinds & LOOSE_KINDS.get(self.kind, {self.kind})]
-        loose = [s for s in alike if self.color is None
-                 or any(self.color.near(c) for c in s.main_colors)]
+        loose = [s for s in alike if self.color is None  # a red ring is a red circle too
+                 or any(self.color.near(c) for c in s.colors)]
         compound = sum(len(s.subpaths) for s in scene.facts.drawn if s.tag != "text"
                        and len(s.subpaths) > 1 and not s.kinds & DEFINITE
                        and (self.color is None or any(self.color.near(c) for c in s.colors)))

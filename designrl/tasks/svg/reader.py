@@ -62,6 +62,7 @@ from designrl.tasks.svg.atoms import (
     Shown,
     Stroke,
     Text,
+    TextOrder,
 )
 from designrl.tasks.svg.binding import (
     as_canvas,
@@ -317,6 +318,12 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if paired:  # "'1:24' on the left and '3:58' on the right"
         for text, region in zip(texts, paired, strict=True):
             atoms[atoms.index(text)] = Text(text.words, None, (region,))
+        axis = {("left", "right"): "x", ("right", "left"): "x", ("top", "bottom"): "y",
+                ("bottom", "top"): "y"}.get(tuple(paired))
+        if axis is not None:  # and in that order, wherever the pair sits
+            ordered = [t.words for t in texts]
+            atoms.append(TextOrder(tuple(ordered if paired[0] in ("left", "top")
+                                         else reversed(ordered)), axis))
         texts, regions = [], []
     if len(texts) == 1 and len(objects) <= 1:  # "the title 'X' in white at the bottom"
         bound = text_color(lower, objects)

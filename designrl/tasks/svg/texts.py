@@ -10,7 +10,7 @@ from designrl.tasks.svg.marks import Backing, TextOrder
 
 TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|letter|"
                     r"reading|says?|saying|words?|written|writing|caption|captioned|heading|"
-                    r"sign|slogan|button|tagline|banner|letters|lettering|spelled|spells?|"
+                    r"sign|slogan|buttons?|tagline|banner|letters|lettering|spelled|spells?|"
                     r"inscription|inscribed|headline|list|lists|listing|link|links|menu|tab|tabs|legend|"
                    r"entries)\b")
 

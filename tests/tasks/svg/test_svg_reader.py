@@ -147,3 +147,14 @@ def test_what_is_not_a_requirement_to_draw_gives_no_such_atom(sentence):
     assert not any(isinstance(a, Text) for a in atoms)
     assert not any(isinstance(a, Shown) and a.region for a in atoms)
     assert not (len(atoms) >= 2 and all(isinstance(a, Shown) for a in atoms))
+
+
+def test_the_lightest_greys_are_light_grey():
+    assert color_spec("light grey").matches((243, 244, 246))  # a page's very light grey
+    assert not color_spec("light grey").matches((224, 240, 255))  # pale blue is not
+
+
+def test_a_ring_is_a_circle_of_its_strokes_colour():
+    ring = '<circle cx="200" cy="200" r="150" fill="#ffffff" stroke="#d90429" stroke-width="22"/>'
+    score = _score(ring, ["In the upper part of the sign is a red circle with a red diagonal bar"])
+    assert score.details[0].verdict == "unchecked", score.details[0].detail
