@@ -38,6 +38,7 @@ from designrl.tasks.svg.marks import (
 )
 from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE
 from designrl.tasks.svg.places import REGIONS
+from designrl.tasks.svg.pointing import Facing, Pointing
 from designrl.tasks.svg.predicates import Predicate, Scene, ink_mask
 
 Verdict = bool | None
@@ -285,4 +286,4 @@ class Hint:
 
 Atom = (Exact | Lent | Hint | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
         | Proportion | PercentSum | NoText | Count | Relative | Area | Alike
-        | TextOrder)
+        | TextOrder | Pointing | Facing)

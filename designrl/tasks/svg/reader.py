@@ -88,6 +88,7 @@ from designrl.tasks.svg.places import (
     ordered_parts,
     text_regions,
 )
+from designrl.tasks.svg.pointing import pointing_atoms
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import (
@@ -301,6 +302,10 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     backing = {s for s, specs in colors if any(b in specs for b in background)}
     spans += backing
     objects = [(span, specs) for span, specs in colors if span not in backing]
+    pointing = pointing_atoms(lower, objects)
+    if pointing:  # "a white triangle pointing right", "the bus faces left"
+        atoms += pointing
+        whole = False
     relation = _relation(lower, objects, spans)
     if relation is not None:
         atoms.append(relation)

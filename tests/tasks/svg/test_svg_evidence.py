@@ -140,3 +140,32 @@ def test_a_colour_left_only_as_a_sliver_is_weak_evidence():
     assert [a.verdict for a in sliver.details[0].atoms] == [True]  # purple is shown, a little
     assert full.details[0].atoms[0].strength == 1.0 > sliver.details[0].atoms[0].strength
     assert full.total > sliver.total
+
+
+def test_a_triangle_points_where_its_outline_narrows():
+    play = ["The play button contains a white triangle pointing right"]
+    right = '<polygon points="150,120 150,280 290,200" fill="#ffffff"/>'
+    left = '<polygon points="290,120 290,280 150,200" fill="#ffffff"/>'
+    disc = '<circle cx="210" cy="200" r="120" fill="#e91e63"/>'
+    assert [a.verdict for a in _score(disc + right, play).details[0].atoms
+            if a.check.endswith("pointing right")] == [True]
+    flipped = _score(disc + left, play).details[0]
+    assert flipped.verdict == "fail", flipped.detail  # the only white triangle points left
+
+
+FISH = ["The goldfish faces to the left, with its tail fin on the right side of its body"]
+
+
+def _fish(mirror: bool) -> str:
+    fish = ('<ellipse cx="200" cy="200" rx="70" ry="40" fill="#f39c12"/>'
+            '<polygon points="265,200 320,160 320,240" fill="#e67e22"/>'
+            '<circle cx="160" cy="190" r="6" fill="#111111"/>')
+    return f'<g transform="translate(400 0) scale(-1 1)">{fish}</g>' if mirror else fish
+
+
+def test_a_figure_faces_the_way_its_eye_sits():
+    left, right = _score(_fish(False), FISH), _score(_fish(True), FISH)
+    facing = [[a.verdict for a in s.details[0].atoms if a.check == "facing left"]
+              for s in (left, right)]
+    assert facing == [[True], [None]]  # evidence only: a mirrored fish is not failed
+    assert left.total > right.total
