@@ -64,6 +64,7 @@ from designrl.tasks.svg.atoms import (
     Text,
     TextOrder,
 )
+from designrl.tasks.svg.backgrounds import background_colors
 from designrl.tasks.svg.binding import (
     as_canvas,
     lend_colors,
@@ -73,7 +74,6 @@ from designrl.tasks.svg.binding import (
     subject_nouns,
     usual_colors,
 )
-from designrl.tasks.svg.colour_names import ColorSpec, color_spec
 from designrl.tasks.svg.counting import (
     color_pieces,
     drawn_as,
@@ -100,13 +100,13 @@ from designrl.tasks.svg.texts import (
     textual_quotes,
 )
 from designrl.tasks.svg.words import (
-    BASIC,
     COLOR_RE,
     FUNCTION_WORDS,
     ISH,
     ISH_RE,
-    SHADES,
     color_mentions,
+    open_choice,
+    rest_is_function,
 )
 
 _HEDGE = re.compile(r"\b(?:may|might|could|can|optional|optionally|perhaps|possibly|such as|"
@@ -266,8 +266,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     found = _NO_TEXT.search(lower)
     if found and not re.search(r"\b(?:other than|except|besides|apart from|but|beyond)\b",
                                lower):
-        return [NoText()], _rest_is_function(lower, [found.span()])
-    if _HEDGE.search(lower) or _NEGATION.search(lower) or _open_choice(lower):
+        return [NoText()], rest_is_function(lower, [found.span()])
+    if _HEDGE.search(lower) or _NEGATION.search(lower) or open_choice(lower):
         return [], False
     found = _PERCENT_SUM.search(lower)
     if found:  # "the percentages must add up to 100%"
@@ -297,7 +297,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         whole = False
     if counts and re.search(r"\b(?:small|large|big|tiny|little)\b", lower):
         whole = False  # the size is not checked
-    background = _background(lower, colors, spans)
+    background = background_colors(lower, colors, spans)
     atoms += [Background(c) for c in background]
     backing = {s for s, specs in colors if any(b in specs for b in background)}
     spans += backing
@@ -366,79 +366,11 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         return atoms, False
     if objects and any(isinstance(a, Text) for a in atoms):
         whole = False  # whose colour, the text's or its sign's, is not read
-    whole = whole and _rest_is_function(lower, spans)
+    whole = whole and rest_is_function(lower, spans)
     if not whole:  # "exactly four circles for the planets": four of the circles, at least
         atoms = [Count(a.kind, a.color, ">=", a.n) if isinstance(a, Count) else a
                  for a in atoms]
     return atoms, whole
-
-
-def _open_choice(lower: str) -> bool:
-    """An "or" between things, not between two colours ("a red hat or a blue cap")."""
-    words = rf"(?:{'|'.join(SHADES)}|{'|'.join(BASIC)})"
-    for found in re.finditer(r"\bor\b", lower):
-        before, after = lower[:found.start()].split(), lower[found.end():].split()
-        if not (before and after and re.fullmatch(words, before[-1].strip(","))
-                and re.fullmatch(words, after[0])):
-            return True
-    return "and/or" in lower
-
-
-
-def _background(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorSpec]:
-    """Colours the clause gives the background ("a navy background", "the background
-    should be pale yellow"); not for gradients, which have no one colour."""
-    where = re.search(r"\b(?:background|backdrop)\b", lower)
-    if where is None or "gradient" in lower:
-        return []
-    if _owned_background(lower, where):
-        return []  # "the icon background", "a tile with a blue background": not the canvas's
-    out = []
-    for span, specs in colors:
-        between = lower[span[1]:where.start()] if span[1] <= where.start() else \
-            lower[where.end():span[0]]
-        if span[1] <= where.start() and re.fullmatch(r"(?: colored| toned| hued)? ", between):
-            out += specs[:1] if len(specs) == 1 else []
-        elif span[0] >= where.end() and re.fullmatch(
-                r"(?: color)?(?: of (?:the )?\w+)? (?:\w+ )?(?:is|be|are|of|in|as|:)"
-                r"(?: set to| filled with| painted| colored)? (?:a |an )?(?:\w+ )?", between):
-            out += specs[:1] if len(specs) == 1 else []
-    if out:
-        spans.append(where.span())
-    return out
-
-
-_NOT_CANVAS = r"(?!(?:canvas|image|picture|drawing|scene|svg|artwork|illustration|page|sky)\b)[a-z]+"
-"""A word that may own a background: anything but the drawing itself ("the card" may be
-a part, "centred on a light grey page")."""
-_OWNERS = (
-    rf"\b({_NOT_CANVAS}) (?:(?:should|must|will|shall|would|can|to|does|do) )?"
-    r"(?:with|has|have|having) (?:a |an )?[a-z\- ]*$",  # "the screen should have a grey ..."
-    rf"\b(?:the|a|an|its|their|his|her) ({_NOT_CANVAS}) $",  # "the icon background"
-)
-_NOT_OWNERS = frozenset(SHADES) | frozenset("""
-it this that which and or very also only plain solid simple flat uniform pure single whole
-entire overall main same different its their
-""".split())
-"""Words before "background" that name no part owning it ("a plain background")."""
-_SHAPE_NOUNS = r"(?:circle|disc|disk|square|rectangle|shape|tile|badge|box|panel|ellipse|oval)"
-
-
-def _owned_background(lower: str, where: re.Match) -> bool:
-    """Whether the sentence's background belongs to a part, not the canvas: a noun owns it
-    ("the icon background", "the screen should have a grey background", "the background of
-    the chart") or it is a shape ("the background should be a light blue circle")."""
-    before, after = lower[:where.start()], lower[where.end():]
-    if re.search(rf"\b(?:{_SHAPE_NOUNS}|round|rounded|circular|oval|square)\s+$", before):
-        return True  # "a rounded square background": a shape's, drawn on the canvas
-    for pattern in _OWNERS:
-        found = re.search(pattern, before)
-        if found and found.group(1) not in _NOT_OWNERS and color_spec(found.group(1)) is None:
-            return True
-    owner = re.match(r" (?:color |colour )?of (?:the |a |an |its )?([a-z]+)", after)
-    if owner and re.fullmatch(_NOT_CANVAS, owner.group(1)):
-        return True
-    return bool(re.search(rf"\b{_SHAPE_NOUNS}s?\b", after.split(",")[0]))
 
 
 def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | None:
@@ -453,12 +385,3 @@ def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | N
             return Relative(before[0][1][0], relation, after[0][1][0])
         return None
     return None
-
-
-def _rest_is_function(lower: str, spans: list[tuple[int, int]]) -> bool:
-    """Whether every word outside ``spans`` is a function word."""
-    keep = list(lower)
-    for start, end in spans:
-        keep[start:end] = " " * (end - start)
-    words = re.findall(r"[a-z]+(?:'[a-z]+)?", "".join(keep))
-    return all(w in FUNCTION_WORDS for w in words)

@@ -110,3 +110,23 @@ def _qualified(before: str) -> bool:
 def _shade_word(word: str) -> bool:
     """A CSS colour name or a colour noun the reader does not read as a colour itself."""
     return word not in BASIC and (word in COLOUR_NOUNS or word in CSS_COLORS)
+
+
+def open_choice(lower: str) -> bool:
+    """An "or" between things, not between two colours ("a red hat or a blue cap")."""
+    words = rf"(?:{'|'.join(SHADES)}|{'|'.join(BASIC)})"
+    for found in re.finditer(r"\bor\b", lower):
+        before, after = lower[:found.start()].split(), lower[found.end():].split()
+        if not (before and after and re.fullmatch(words, before[-1].strip(","))
+                and re.fullmatch(words, after[0])):
+            return True
+    return "and/or" in lower
+
+
+def rest_is_function(lower: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether every word outside ``spans`` is a function word."""
+    keep = list(lower)
+    for start, end in spans:
+        keep[start:end] = " " * (end - start)
+    words = re.findall(r"[a-z]+(?:'[a-z]+)?", "".join(keep))
+    return all(w in FUNCTION_WORDS for w in words)
