@@ -3,9 +3,10 @@
 Wiring only: settings, the database and Redis clients, the enqueue function, error
 handlers (422 with a readable message, 413 for oversized bodies, prediction sets having
 a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
-``/metrics``, the reconciler loop (queued episodes with no task, running episodes whose
-worker is gone or whose time is up, unpublished groups), and the layout env's OpenEnv
-server mounted at ``/env`` behind the same API keys.
+``/metrics``, ``/docs`` and ``/redoc`` with no CDN (``services.docs_pages``), the
+reconciler loop (queued episodes with no task, running episodes whose worker is gone or
+whose time is up, unpublished groups), and the layout env's OpenEnv server mounted at
+``/env`` behind the same API keys.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from services.api.env_guard import RequireKey
 from services.api.routers import episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
+from services.docs_pages import add_docs
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +80,8 @@ def create_app(settings: ApiSettings | None = None, *,
         engine.dispose()
 
     app = FastAPI(title="designrl API", version="0.1.0", lifespan=lifespan,
-                  description="Benchmark and rollout jobs for design-RL task families.")
+                  description="Benchmark and rollout jobs for design-RL task families.",
+                  docs_url=None, redoc_url=None)  # add_docs serves them offline
     app.state.settings = settings
     _add_error_handlers(app)
     _add_middleware(app, settings)
@@ -86,6 +89,7 @@ def create_app(settings: ApiSettings | None = None, *,
                    predictions.router, training.router):
         app.include_router(router)
     mount_ui(app)
+    add_docs(app)
 
     @app.get("/metrics", include_in_schema=False)
     def get_metrics() -> Response:

@@ -62,6 +62,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from designrl.tasks.layout import env as layout_env
 from designrl.tasks.layout.actions import ACTION_TYPES, action_json_schema
 from designrl.tasks.layout.env import LayoutEnv, LayoutObservation, LayoutState
+from services.docs_pages import add_docs
 
 MAX_MESSAGE_BYTES = 65_536
 MAX_SEED = 2**63 - 1
@@ -273,7 +274,9 @@ def create_app(profile: str = "default", max_sessions: int = 128,
         title="designrl layout env (OpenEnv-compatible)", version=API_VERSION, lifespan=lifespan,
         description="The layout env over OpenEnv's protocol: stateless HTTP /reset and /step, "
                     "sessions on WS /ws. An invalid action is a recorded invalid step.",
+        docs_url=None, redoc_url=None,  # add_docs serves them offline
     )
+    add_docs(app)
     app.add_middleware(BodyLimit, max_bytes=max_message_bytes)
     app.state.profile = profile
     app.state.max_sessions = max_sessions
