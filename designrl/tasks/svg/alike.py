@@ -52,6 +52,29 @@ class Alike:
         return f"{'at least ' if self.at_least else ''}{self.n} alike {color}things"
 
 
+@dataclass(frozen=True)
+class SameSize:
+    """"All the dots are the same size": the most repeated kind of shape (element and
+    colour, three or more) is one alike set. Evidence only: which shapes the sentence
+    means is not read."""
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        groups: dict[tuple, list] = {}
+        for s in scene.facts.drawn:
+            if s.tag not in ("text", "image") and s.main_colors:
+                groups.setdefault((s.tag, s.main_colors[0]), []).append(s)
+        most = max(groups.values(), key=len, default=[])
+        if len(most) < 3:
+            return None, "no shape repeated three times"
+        sets = alike_sets(most)
+        same = len(sets) == 1 and len(sets[0]) == len(most)
+        return (True if same else None), f"{len(most)} {most[0].tag}s, " \
+            f"{'all alike' if same else 'not all alike'}"
+
+    def describe(self) -> str:
+        return "the repeated shapes are the same size"
+
+
 def alike_sets(shapes) -> list[list]:
     """The shapes grouped by element and outline (single linkage within ``SLACK``); sets
     of one left out."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from designrl.tasks.svg.alike import Alike
+from designrl.tasks.svg.alike import Alike, SameSize
 from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.marks import (
     Backing,
@@ -286,4 +286,4 @@ class Hint:
 
 Atom = (Exact | Lent | Hint | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
         | Proportion | PercentSum | NoText | Count | Relative | Area | Alike
-        | TextOrder | Pointing | Facing)
+        | TextOrder | Pointing | Facing | SameSize)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from designrl.tasks.svg.alike import Alike
+from designrl.tasks.svg.alike import Alike, SameSize
 from designrl.tasks.svg.atoms import Atom, Count, Pieces, Shaped
 from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.words import FUNCTION_WORDS, WORDS_COLOR
@@ -56,6 +56,14 @@ _NOT_THINGS = re.compile(
     r"(?:pixels|px|times|percent|degrees|rows|columns|sides|points|corners|colou?rs|shades|"
     r"words|letters|characters|digits|numbers|seconds|minutes|hours|days|weeks|months|years|"
     r"units|parts|thirds|quarters|halves|tones|levels|ways|is|was|has|as|this|its|his)")
+
+
+def same_size(lower: str) -> list[SameSize]:
+    """"All the moons are the same size", "equally sized bars"."""
+    if re.search(r"\b(?:the same size|equal(?:ly)?[- ]sized?|identical in size|of equal size)\b",
+                 lower):
+        return [SameSize()]
+    return []
 
 
 def thing_counts(lower: str) -> list[Alike]:

@@ -77,6 +77,7 @@ from designrl.tasks.svg.binding import (
 from designrl.tasks.svg.counting import (
     color_pieces,
     drawn_as,
+    same_size,
     shape_counts,
     shape_words,
     thing_counts,
@@ -291,7 +292,7 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         spans.append(size.span())
     counts = shape_counts(lower, spans)
     atoms += counts
-    things = thing_counts(lower)
+    things = thing_counts(lower) + same_size(lower)
     if things:  # evidence only: "five leaves" can never be passed on alike shapes alone
         atoms += things
         whole = False

@@ -169,3 +169,13 @@ def test_a_figure_faces_the_way_its_eye_sits():
               for s in (left, right)]
     assert facing == [[True], [None]]  # evidence only: a mirrored fish is not failed
     assert left.total > right.total
+
+
+def test_all_the_same_size_when_the_repeated_shapes_are_alike():
+    rule = ["All of the dots are the same size"]
+    dots = "".join(f'<circle cx="{60 + 70 * i}" cy="200" r="20" fill="#e74c3c"/>' for i in range(5))
+    bigger = dots.replace('cx="200" cy="200" r="20"', 'cx="200" cy="200" r="34"')
+    same, one_bigger = _score(dots, rule), _score(bigger, rule)
+    assert [a.verdict for a in same.details[0].atoms] == [True]
+    assert [a.verdict for a in one_bigger.details[0].atoms] == [None]
+    assert same.total > one_bigger.total
