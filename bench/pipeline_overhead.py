@@ -140,7 +140,7 @@ def _run_jobs(client: httpx.Client, jobs: list[tuple[dict, int]]) -> None:
         ids.append(reply.json()["id"])
     for job_id in ids:
         while (state := client.get(f"/v1/jobs/{job_id}").json())["status"] not in (
-                "completed", "failed", "cancelled"):
+                "completed", "completed_with_errors", "failed", "cancelled"):
             time.sleep(0.05)
         assert state["status"] == "completed", state
         assert state["progress"]["completed"] == state["episodes_total"], state

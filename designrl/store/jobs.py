@@ -13,7 +13,8 @@ The rules the distributed pipeline relies on:
 * An episode that ran and could not give a result (its outcome is one of
   ``FAILED_OUTCOMES``: the policy, a backend or the scorer raised) counts as
   failed in a job's progress; a job none of whose episodes gave a result ends
-  ``failed``, one with some failures ``completed`` with ``error`` saying how many.
+  ``failed``, one with some failures ``completed`` with ``error`` saying how many, which
+  ``job_status`` reports as ``completed_with_errors``.
 * A running episode whose worker is gone or whose time is up is taken back
   (``take_back_episode``): queued again, or failed once it was started as many
   times as the attempt cap allows.
@@ -44,6 +45,8 @@ from designrl.store.models import (
 
 # Outcomes of an episode that ran but gave no result to score (not a design's failure).
 FAILED_OUTCOMES = NO_RESULT
+# What a finished job whose episodes partly failed reports (it is stored ``completed``).
+COMPLETED_WITH_ERRORS = "completed_with_errors"
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,9 @@ def cancel_job(session: Session, job_id: str) -> Job:
 def job_progress(session: Session, job_id: str) -> dict[str, int]:
     """Episodes of the job by status (every status present, zeros included). ``failed``
     also counts completed episodes that gave no result (``FAILED_OUTCOMES``), which
-    ``completed`` then leaves out: the counts still add up to the job's episodes."""
+    ``completed`` then leaves out: the counts still add up to the job's episodes, and
+    ``completed + failed`` is how many ran (a cancelled job's unrun ones are
+    ``cancelled``)."""
     counts = dict(session.execute(select(Episode.status, func.count())
                                   .where(Episode.job_id == job_id).group_by(Episode.status)).all())
     errored = session.scalar(select(func.count()).select_from(Episode).where(
@@ -263,6 +268,15 @@ def job_progress(session: Session, job_id: str) -> dict[str, int]:
     progress["completed"] -= errored
     progress["failed"] += errored
     return progress
+
+
+def job_status(job: Job, progress: dict[str, int]) -> str:
+    """The status to show for ``job`` with its ``progress``: the stored one, except that a
+    completed job some of whose episodes failed is ``completed_with_errors`` (one all of
+    whose episodes failed is stored ``failed``)."""
+    if job.status == "completed" and progress["failed"]:
+        return COMPLETED_WITH_ERRORS
+    return job.status
 
 
 def list_jobs(session: Session, *, owner: str | None = None, limit: int = 50,

@@ -52,7 +52,9 @@ class Base(DeclarativeBase):
 
 
 class ApiKey(Base):
-    """An API key, stored as its SHA-256; ``role`` is ``admin`` (may see every job) or ``user``."""
+    """An API key, stored as its SHA-256. ``role``: ``admin`` (sees and cancels every job),
+    ``user`` (submits jobs and sees its own) or ``reader`` (submits nothing; reads the jobs
+    of the key named in ``reads``, or every job for ``*``)."""
 
     __tablename__ = "api_keys"
 
@@ -60,6 +62,7 @@ class ApiKey(Base):
     name: Mapped[str] = mapped_column(String(100), unique=True)
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(String(16), default="user")
+    reads: Mapped[str | None] = mapped_column(String(100))  # a reader's: whose jobs
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     revoked_at: Mapped[datetime | None]
 

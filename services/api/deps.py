@@ -1,4 +1,6 @@
-"""Request dependencies: a database session, the caller's API key, a job it may see."""
+"""Request dependencies: a database session, the caller's API key, a job it may see
+(``designrl.store.keys.may_read``: an admin every job, a user its own, a reader the jobs
+of the key it reads)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from designrl.store.keys import find_api_key
+from designrl.store.keys import find_api_key, may_read
 from designrl.store.models import ApiKey, Job
 
 _header = APIKeyHeader(name="X-API-Key", auto_error=False,
@@ -53,6 +55,6 @@ def visible_job(session: Session, key: ApiKey, job_id: str) -> Job:
     job = session.get(Job, job_id)
     if job is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no job {job_id}")
-    if key.role != "admin" and job.owner != key.name:
+    if not may_read(key, job.owner):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "this job belongs to another key")
     return job

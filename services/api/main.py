@@ -1,7 +1,7 @@
 """The API application: ``create_app(settings)``; ``uvicorn services.api.main:app`` serves it.
 
 Wiring only: settings, the database and Redis clients, the enqueue function, error
-handlers (422 with a readable message, 413 for oversized bodies, prediction sets having
+handlers (422 in plain words, ``errors.py``; 413 for oversized bodies, prediction sets having
 a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
 ``/metrics``, ``/docs`` and ``/redoc`` with no CDN (``services.docs_pages``), the
 reconciler loop (queued episodes with no task, running episodes whose worker is gone or
@@ -34,6 +34,7 @@ from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.models import utcnow
 from services.api import metrics
 from services.api.env_guard import RequireKey
+from services.api.errors import validation_reply
 from services.api.routers import episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
@@ -140,14 +141,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        problems = []
-        for error in exc.errors():
-            where = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
-            problems.append(f"{where}: {error.get('msg')}" if where else str(error.get("msg")))
-        return JSONResponse(status_code=422, content={
-            "error": "invalid_request", "message": "; ".join(problems),
-            "detail": [{k: v for k, v in e.items() if k in ("loc", "msg", "type")}
-                       for e in exc.errors()]})
+        return JSONResponse(status_code=422, content=validation_reply(request, exc))
 
     @app.exception_handler(DBAPIError)
     async def database_down(request: Request, exc: DBAPIError) -> JSONResponse:

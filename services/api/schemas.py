@@ -226,6 +226,9 @@ JobRequest = Annotated[BenchmarkJobRequest | RolloutJobRequest, Field(discrimina
 
 
 class Progress(BaseModel):
+    """A job's episodes by status; ``failed`` counts episodes that ran and gave no result
+    too. They add up to the job's episodes."""
+
     queued: int
     running: int
     completed: int
@@ -233,13 +236,23 @@ class Progress(BaseModel):
     cancelled: int
 
 
+JobStatus = Literal["queued", "running", "completed", "completed_with_errors", "failed",
+                    "cancelled"]
+
+
 class JobOut(BaseModel):
+    """``status``: ``completed`` (every episode gave a result), ``completed_with_errors``
+    (some failed: ``error`` says how many and the first reason), ``failed`` (all did),
+    ``cancelled`` (``episodes_ran`` of them ran before). ``episodes_ran``: how many ran to
+    an end (``progress.completed + progress.failed``), never the cancelled ones."""
+
     id: str
     kind: str
-    status: str
+    status: JobStatus
     owner: str | None
     spec: dict[str, Any]
     episodes_total: int
+    episodes_ran: int
     progress: Progress
     created_at: datetime
     started_at: datetime | None

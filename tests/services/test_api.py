@@ -43,7 +43,7 @@ def test_keys_are_required_and_scoped(api):
     ({**BENCH, "surprise": 1}, "surprise: Extra inputs are not permitted"),
     ({"kind": "rollout", "tasks": ["gen-poster"], "seeds": [1], "policy": "rule"},
      "group_size: Field required"),
-    ({"kind": "nonsense"}, "Input tag 'nonsense' found using 'kind' does not match"),
+    ({"kind": "nonsense"}, "field 'kind' must be one of: 'benchmark', 'rollout'"),
     ({k: v for k, v in BENCH.items() if k != "tasks"}, "give tasks (task ids) or families"),
     ({**BENCH, "families": ["layout"]}, "give tasks or families, not both"),
     ({**{k: v for k, v in BENCH.items() if k != "tasks"}, "families": ["svg"]},

@@ -6,7 +6,19 @@ from __future__ import annotations
 import pytest
 from ui_support import open_context, screenshot, watch_errors
 
+from designrl.rollout.record import EpisodeRecord
+from designrl.store.jobs import (
+    EpisodePlan,
+    cancel_job,
+    claim_episode,
+    create_job,
+    finish_episode,
+    list_episodes,
+)
+
 pytestmark = pytest.mark.integration
+SPEC = {"kind": "benchmark", "tasks": ["gen-poster"], "seeds": list(range(10)),
+        "policies": ["rule"]}
 
 
 def test_the_key_form_unlocks_the_pages(browser, ui_stack):
@@ -65,3 +77,29 @@ def test_cancel_a_job_from_the_list(page, ui_stack):
     assert "Cancelled job" in page.inner_text("#notice")
     with ui_stack.client() as client:
         assert client.get(f"/v1/jobs/{job['id']}").json()["status"] == "cancelled"
+
+
+def test_failures_and_cancels_show_what_ran(page, ui_stack):
+    """A job with failed episodes is ``completed with errors``; a cancelled one counts the
+    episodes that ran (2/10), not the cancelled ones. Written through the store: no worker
+    sees these jobs (nothing enqueues them)."""
+    plans = [EpisodePlan("layout", "gen-poster", str(seed), "rule", seed=seed)
+             for seed in range(10)]
+    with ui_stack.stack.sessions() as session:
+        mixed = create_job(session, kind="benchmark", spec=SPEC, plans=plans[:2], owner=None)
+        cancelled = create_job(session, kind="benchmark", spec=SPEC, plans=plans, owner=None)
+        for job, records in ((mixed, [EpisodeRecord(final_score=0.5),
+                                      EpisodeRecord(outcome="error", error="no model")]),
+                             (cancelled, [EpisodeRecord(final_score=0.5)] * 2)):
+            ids = [e.id for e in list_episodes(session, job.id)]
+            for episode_id, record in zip(ids, records, strict=False):
+                claim_episode(session, episode_id, "w:1")
+                finish_episode(session, episode_id, record)
+        cancel_job(session, cancelled.id)
+    page.goto("/ui/jobs")
+    row = page.locator(f"tr[data-job='{mixed.id}']")
+    row.locator(".badge.completed_with_errors").wait_for()
+    assert "completed with errors" in row.inner_text() and "2/2 ran (1 failed)" in row.inner_text()
+    row = page.locator(f"tr[data-job='{cancelled.id}']")
+    row.locator(".badge.cancelled").wait_for()
+    assert "2/10 ran (8 cancelled)" in row.inner_text()

@@ -16,10 +16,12 @@ from designrl.store.jobs import (
     cancel_job,
     create_job,
     job_progress,
+    job_status,
     list_episodes,
     list_jobs,
     mark_enqueued,
 )
+from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Episode, Job
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
@@ -44,9 +46,11 @@ router = APIRouter(prefix="/v1", tags=["jobs"])
 
 
 def job_out(session: Session, job: Job) -> JobOut:
-    return JobOut(id=job.id, kind=job.kind, status=job.status, owner=job.owner, spec=job.spec,
-                  episodes_total=job.episodes_total,
-                  progress=Progress(**job_progress(session, job.id)),
+    progress = job_progress(session, job.id)
+    return JobOut(id=job.id, kind=job.kind, status=job_status(job, progress), owner=job.owner,
+                  spec=job.spec, episodes_total=job.episodes_total,
+                  episodes_ran=progress["completed"] + progress["failed"],
+                  progress=Progress(**progress),
                   created_at=job.created_at, started_at=job.started_at,
                   finished_at=job.finished_at, error=job.error)
 
@@ -115,8 +119,9 @@ def _parse_cursor(cursor: str) -> tuple[datetime, str]:
 @router.get("/jobs", response_model=JobPage)
 def get_jobs(session: SessionDep, key: KeyDep, limit: Annotated[int, Query(ge=1, le=200)] = 50,
              cursor: Annotated[str | None, Query(max_length=200)] = None) -> JobPage:
-    """Jobs newest first (an admin key sees every job, others their own)."""
-    jobs = list_jobs(session, owner=None if key.role == "admin" else key.name, limit=limit,
+    """Jobs newest first: an admin key sees every job, a user its own, a reader those of
+    the key it reads."""
+    jobs = list_jobs(session, owner=readable_owner(key), limit=limit,
                      before=_parse_cursor(cursor) if cursor else None)
     return JobPage(items=[job_out(session, j) for j in jobs],
                    next_cursor=_cursor(jobs[-1]) if len(jobs) == limit else None)

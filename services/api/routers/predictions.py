@@ -13,6 +13,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, HTTPException, Path, Request, status
 
 from designrl.policies import PREDICTIONS_PREFIX
+from designrl.store.keys import may_read
 from designrl.store.models import ApiKey, PredictionSet
 from designrl.store.predictions import create_prediction_set
 from services.api.deps import KeyDep, SessionDep, submitter
@@ -40,7 +41,7 @@ def get_prediction_set(set_id: SetId, session: SessionDep, key: KeyDep) -> Predi
     row = session.get(PredictionSet, set_id)
     if row is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no prediction set {set_id}")
-    if key.role != "admin" and row.owner != key.name:
+    if not may_read(key, row.owner):
         raise HTTPException(status.HTTP_403_FORBIDDEN, "this prediction set belongs to "
                             "another key")
     return prediction_set_out(row)

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from designrl.policies import VLLM_PREFIX
+from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Episode, Job
 from designrl.tasks import FAMILIES, load_items
 from designrl.tasks.family import Family, Task
@@ -100,8 +101,9 @@ def finished_episode(session: Session, body: RunRequest, key: ApiKey,
                     Episode.policy_version.is_(None), Episode.status == "completed",
                     Episode.outcome == "ok")
              .order_by(Episode.finished_at.desc()).limit(1))
-    if key.role != "admin":
-        query = query.where(Job.owner == key.name)
+    owner = readable_owner(key)
+    if owner is not None:
+        query = query.where(Job.owner == owner)
     return session.scalars(query).first()
 
 

@@ -9,7 +9,7 @@ import { familySection } from './family_results.js';
 import { itemLabel } from './family_view.js';
 import { requireKey, showError } from './shell.js';
 
-const FINISHED = ['completed', 'failed', 'cancelled'];
+const FINISHED = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 const MAX_EPISODES = 2000; // read for the family sections (pages of 500)
 const MAX_DETAILS = 400; // full records read for component means
 const PARALLEL = 6;
@@ -62,8 +62,9 @@ async function show(jobId) {
     $('#bench').hidden = false;
     $('#bench-title').textContent = `Job ${shortId(job.id)}`;
     const p = job.progress;
-    $('#job-status').textContent = `${job.status}: ${p.completed} of ${job.episodes_total} episodes completed`
-      + `${p.failed ? `, ${p.failed} failed` : ''}${p.cancelled ? `, ${p.cancelled} cancelled` : ''}.`;
+    $('#job-status').textContent = `${job.status.replaceAll('_', ' ')}: ${p.completed} of ${job.episodes_total} episodes completed`
+      + `${p.failed ? `, ${p.failed} failed` : ''}${p.cancelled ? `, ${p.cancelled} cancelled` : ''}.`
+      + `${job.error ? ` ${job.error}` : ''}`;
     const present = new Set(all.map((e) => e.family));
     for (const t of job.spec.tasks ?? []) present.add(familyOf(t));
     showLayout(summary, present.has('layout'));

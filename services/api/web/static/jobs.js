@@ -3,7 +3,7 @@ import { api } from './api.js';
 import { $, fillSelect, fmtTime, h, shortId, table } from './dom.js';
 import { notice, requireKey, showError } from './shell.js';
 
-const FINISHED = ['completed', 'failed', 'cancelled'];
+const FINISHED = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 let jobs = new Map(); // id -> job, newest first
 let cursor = null;
 
@@ -96,13 +96,19 @@ async function cancel(job) {
   }
 }
 
+// The bar and the count are what ran (completed + failed): a cancelled job with 2 of 10
+// episodes run shows 2/10, then how many failed and how many were cancelled.
 function progress(job) {
   const p = job.progress;
-  const done = p.completed + p.failed + p.cancelled;
+  const ran = job.episodes_ran ?? p.completed + p.failed;
+  const notes = [p.running && `${p.running} running`, p.failed && `${p.failed} failed`,
+    p.cancelled && `${p.cancelled} cancelled`].filter(Boolean);
   return h('span', { class: 'progress' },
-    h('progress', { max: job.episodes_total, value: done, 'aria-label': `Job ${shortId(job.id)} progress` }),
-    ` ${done}/${job.episodes_total}${p.running ? ` (${p.running} running)` : ''}${p.failed ? `, ${p.failed} failed` : ''}`);
+    h('progress', { max: job.episodes_total, value: ran, class: p.failed ? 'with-failures' : '', 'aria-label': `Job ${shortId(job.id)} progress` }),
+    ` ${ran}/${job.episodes_total} ran${notes.length ? ` (${notes.join(', ')})` : ''}`);
 }
+
+const STATUS_LABEL = { completed_with_errors: 'completed with errors' };
 
 // "gen-banner × 4 seeds × random, rule"; dataset tasks: "× 3 items" or "× items 0–10"
 function describe(job) {
@@ -123,7 +129,7 @@ function render() {
   $('#jobs').replaceChildren(table([
     { label: 'Job', value: (j) => h('a', { href: `/ui/benchmark?job=${j.id}` }, shortId(j.id)) },
     { label: 'What', value: describe },
-    { label: 'Status', value: (j) => h('span', { class: `badge ${j.status}` }, j.status) },
+    { label: 'Status', value: (j) => h('span', { class: `badge ${j.status}`, title: j.error ?? '' }, STATUS_LABEL[j.status] ?? j.status) },
     { label: 'Progress', value: progress },
     { label: 'Created', value: (j) => fmtTime(j.created_at) },
     { label: 'Actions', value: (j) => (FINISHED.includes(j.status) ? ''
