@@ -63,6 +63,10 @@ SYNONYMS = {"grey": "gray", "violet": "purple", "aqua": "cyan", "turquoise": "cy
             "scarlet": "red", "indigo": "purple", "lavender": "purple", "olive": "green"}
 """Words that name a family loosely; used only when a word is not a CSS colour itself."""
 
+EVERYDAY = {"violet": ("purple", None), "lavender": ("purple", "light")}
+"""CSS names whose everyday sense is a family, not the CSS shade: a rainbow's violet band
+is #8e24aa, far from CSS violet (238, 130, 238); CSS lavender is nearly white."""
+
 EXTRA_RGB: dict[str, RGB] = {"cream": (255, 253, 208), "charcoal": (54, 69, 79)}
 """Colour words that are not CSS names but name one colour closely."""
 
@@ -218,6 +222,8 @@ class ColorSpec:
         if self.family is not None:
             if _pale_shade(self.family, self.modifier, rgb):
                 return True
+            if self.rgb is not None and _distance(self.rgb, rgb) <= 60:
+                return True  # an everyday name's own CSS shade ("lavender" itself)
             if self.family not in colour_families(rgb):
                 return False
             return _modifier_ok(self.modifier, rgb)
@@ -338,6 +344,9 @@ def color_spec(phrase: str) -> ColorSpec | None:
             return None
         return ColorSpec(text, family=last.family, modifier=last.modifier, rgb=last.rgb)
     word = words[0]
+    if word in EVERYDAY:
+        family, modifier = EVERYDAY[word]
+        return ColorSpec(text, family=family, modifier=modifier, rgb=CSS_COLORS[word])
     if word in EXTRA_RGB:
         return ColorSpec(text, rgb=EXTRA_RGB[word])
     if word in FAMILIES:

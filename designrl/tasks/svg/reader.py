@@ -319,6 +319,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     order = text_order(lower, [t.words for t in texts])
     if order is not None:  # "'Accept' is to the right of 'Reject'"
         atoms.append(order)
+        atoms.remove(texts[1])  # the text placed by is presumed: shown, it is another's to ask
+        texts = texts[:1]
         whole = False
     paired = text_regions(lower, len(texts), regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"
@@ -352,7 +354,8 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     atoms += color_pieces(lower, objects)
     atoms += shape_words(lower, objects)
     atoms += [Stroke(specs[0]) for (_, end), specs in objects if len(specs) == 1
-              and re.match(_LINE_AFTER, lower[end:])]
+              and re.match(_LINE_AFTER, lower[end:])
+              and not texts]  # "a grey line shows the expression '1 + 2'": a line of text
     area = _AREA_RE.search(lower)
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))

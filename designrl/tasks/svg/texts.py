@@ -154,7 +154,7 @@ def text_order(lower: str, words: list[str], sequence: bool = False) -> TextOrde
     if len(words) != 2 or len(marks) != 2:
         return None
     between = lower[marks[0].end():marks[1].start()]
-    for phrase, axis, backwards in _BETWEEN:
-        if re.search(rf"\b{phrase}\b", between):
+    for phrase, axis, backwards in _BETWEEN:  # the relation must lead to the second quote
+        if re.search(rf"\b{phrase}(?: (?!and\b)[a-z']+){{0,3}} $", between):
             return TextOrder(tuple(reversed(words)) if backwards else tuple(words), axis)
     return None

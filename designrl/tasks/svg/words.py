@@ -62,6 +62,12 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
             return None
         if (not shade and _qualified(lower[:start])) or _qualifies(lower[found.end():]):
             spec = replace(spec, qualified=True)
+        if out and out[-1][0][1] + 1 == start and lower[start - 1] == " " \
+                and not found.group("second"):  # "golden brown": a blend, either, never absent
+            (first, _), before = out[-1]
+            out[-1] = ((first, found.end()),
+                       tuple(replace(c, qualified=True) for c in (*before, spec)))
+            continue
         specs = [spec]
         if found.group("second"):
             second = color_spec(found.group("second").lower())
