@@ -27,13 +27,22 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from designrl.policies import accepts_policy
+from designrl.policies import (
+    LLM_PREFIX,
+    VLLM_PREFIX,
+    accepts_policy,
+    check_model_dir,
+    policy_names,
+)
 from designrl.rollout.episode import EpisodeSpec, layout_row, run_episode_spec
 from designrl.rollout.record import EpisodeRecord
 from designrl.rollout.single_turn import EpisodeContext
 from designrl.tasks import FAMILIES, TASKS, get_family, load_items
 from designrl.tasks.family import TEST_SEED_START, Task
+from designrl.tasks.layout.env import PROFILES
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
+
+DEFAULT_PROFILES = ("designgym", "default")
 
 
 @dataclass(frozen=True)
@@ -49,11 +58,16 @@ class BenchCase:
 
 @dataclass
 class BenchPlan:
-    """What to run. The defaults are the embedded benchmark."""
+    """What to run. The defaults are the embedded benchmark.
+
+    ``validate`` (and ``cases``) raise a ``ValueError`` for a plan that cannot mean what
+    it says: an unknown family, task, profile or policy (naming the known ones), a model
+    directory with no model, profiles with no layout task to run them, a task chosen by
+    id that nothing selected runs (saying why), or no episodes at all."""
 
     policies: list[str] | None = None  # None: each family's model-free policies
     families: list[str] = field(default_factory=lambda: list(FAMILIES))
-    profiles: list[str] = field(default_factory=lambda: ["designgym", "default"])
+    profiles: list[str] | None = None  # layout: None: both (DEFAULT_PROFILES)
     designgym_seeds: list[int] = field(default_factory=lambda: [0, 1, 2])
     generated_seeds: list[int] = field(
         default_factory=lambda: [TEST_SEED_START + i for i in range(3)])
@@ -70,34 +84,93 @@ class BenchPlan:
         for task_id in self.tasks or ():
             if task_id not in TASKS:
                 raise ValueError(f"unknown task {task_id!r}; known: {', '.join(TASKS)}")
+            if TASKS[task_id].family not in self.families:
+                raise ValueError(f"task {task_id} is a {TASKS[task_id].family} task, and the "
+                                 f"families selected are {', '.join(self.families)}")
         for task_id in self.paths:
             if task_id not in TASKS or TASKS[task_id].load is None:
                 raise ValueError(f"{task_id!r} takes no path; dataset tasks: " + ", ".join(
                     t.id for t in TASKS.values() if t.load is not None))
+            if (self.tasks is not None and task_id not in self.tasks) or \
+                    TASKS[task_id].family not in self.families:
+                raise ValueError(f"a path is given for {task_id}, which is not selected")
+        for profile in self.profiles or ():
+            if profile not in PROFILES:
+                raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
         for policy in self.policies or ():
-            if not any(accepts_policy(FAMILIES[f], policy) for f in self.families):
-                known = sorted({p for f in self.families for p in FAMILIES[f].policies})
-                raise ValueError(f"unknown policy {policy!r}; known: {', '.join(known)}, "
-                                 "llm:<model directory>, vllm:<served model>, "
-                                 "predictions:<file>")
+            self._check_policy(policy)
+        if self.profiles is not None and not any(
+                self._runs(t) for t in FAMILIES["layout"].tasks if "layout" in self.families):
+            raise ValueError("profiles apply to layout tasks, and no layout task is selected"
+                             f" (families: {', '.join(self.families)}"
+                             + (f"; tasks: {', '.join(self.tasks)})" if self.tasks else ")"))
+
+    def _check_policy(self, policy: str) -> None:
+        if policy.startswith(VLLM_PREFIX):
+            raise ValueError(f"{policy!r} samples from an inference server, and the bench "
+                             f"runs models in this process: give {LLM_PREFIX}<model directory>")
+        if not any(accepts_policy(FAMILIES[f], policy) for f in self.families):
+            known = sorted({p for f in self.families for p in FAMILIES[f].policies})
+            others = [f for f in FAMILIES if accepts_policy(FAMILIES[f], policy)]
+            what = (f"policy {policy!r} runs on {', '.join(others)}, which is not selected"
+                    if others else f"unknown policy {policy!r}")
+            raise ValueError(f"{what}; the selected families take: {', '.join(known)}, "
+                             f"{LLM_PREFIX}<model directory>, predictions:<file>")
+        if policy.startswith(LLM_PREFIX):
+            check_model_dir(policy[len(LLM_PREFIX):])
 
     def cases(self) -> list[BenchCase]:
+        """Every episode of the plan; ``ValueError`` when one of ``tasks`` would run none
+        (saying why) or the plan has none."""
         self.validate()
         out: list[BenchCase] = []
         for family in (FAMILIES[f] for f in self.families):
-            policies = [p for p in (self.policies or family.policies)
-                        if accepts_policy(family, p)]
+            policies = self._policies(family)
             for task in family.tasks:
                 if not self._runs(task):
                     continue
                 if family.multi_turn:
-                    out += self._layout_cases(task, policies)
+                    mine = self._layout_cases(task, policies)
                 else:
-                    out += [BenchCase(family.name, task.id, policy, seed, key,
+                    mine = [BenchCase(family.name, task.id, policy, seed, key,
                                       source=self.paths.get(task.id))
                             for seed, key, item_id in self._items(task) for policy in policies
                             if self._answers(policy, item_id)]
+                if not mine and self.tasks is not None:
+                    raise ValueError(f"task {task.id} would run no episode: "
+                                     + self._why_not(task, policies))
+                out += mine
+        if not out:
+            raise ValueError("the plan has no episodes: no selected task runs any of the "
+                             f"policies ({', '.join(self.policies or ['defaults'])})")
         return out
+
+    def _policies(self, family) -> list[str]:
+        return [p for p in (self.policies or family.policies) if accepts_policy(family, p)]
+
+    def _why_not(self, task: Task, policies: list[str]) -> str:
+        """Why a task chosen by id runs no episode (``cases`` found none)."""
+        family = FAMILIES[task.family]
+        if not policies:
+            return (f"none of the policies given ({', '.join(self.policies or ())}) runs "
+                    f"on {family.name} tasks; they take: " + ", ".join(
+                        p for p in policy_names(family) if not p.startswith(VLLM_PREFIX)))
+        if family.multi_turn and task.id not in DESIGNGYM_TASK_IDS and \
+                "default" not in self.chosen_profiles:
+            return (f"it runs only in profile default, and the profiles are "
+                    f"{', '.join(self.chosen_profiles)} (designgym runs DesignGym's tasks: "
+                    f"{', '.join(DESIGNGYM_TASK_IDS)})")
+        if not self.chosen_profiles and family.multi_turn:
+            return "no profile is given"
+        if task.seeded and not (self.designgym_seeds if task.id in DESIGNGYM_TASK_IDS
+                                else self.generated_seeds):
+            return "no seeds are given for it"
+        return "no policy given has an answer for any of its items"
+
+    @property
+    def chosen_profiles(self) -> list[str]:
+        """The layout profiles that run (``profiles``, else both)."""
+        return list(DEFAULT_PROFILES) if self.profiles is None else self.profiles
 
     def _runs(self, task: Task) -> bool:
         if self.tasks is not None:
@@ -108,7 +181,7 @@ class BenchPlan:
         designgym = task.id in DESIGNGYM_TASK_IDS
         seeds = self.designgym_seeds if designgym else self.generated_seeds
         return [BenchCase("layout", task.id, policy, seed, str(seed), profile)
-                for profile in self.profiles if designgym or profile == "default"
+                for profile in self.chosen_profiles if designgym or profile == "default"
                 for seed in seeds for policy in policies]
 
     def _items(self, task: Task) -> list[tuple[int | None, str, str]]:
@@ -219,7 +292,7 @@ def run_bench(plan: BenchPlan, cases: list[BenchCase], out_dir: Path, *,
     and the report. ``on_episode`` is called as each episode finishes (a progress bar)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     database_url = database_url or f"sqlite:///{(out_dir / 'designrl.db').resolve()}"
-    spec = {**asdict(plan), "prediction_items": None,
+    spec = {**asdict(plan), "profiles": plan.chosen_profiles, "prediction_items": None,
             "predictions": [path for _, path in predictions]}
     episode_ids = store_job(database_url, cases, {"embedded": True, **spec})
     run = partial(run_stored_case, database_url, predictions=predictions)

@@ -1,11 +1,17 @@
 """The ``designrl`` command line: one module per subcommand, each with ``add_parser(sub)``
-and ``run(args)``. Heavy imports happen inside ``run``, so ``designrl --help`` is instant."""
+and ``run(args)``. Heavy imports happen inside ``run``, so ``designrl --help`` is instant.
+
+A user's mistake is never a traceback: ``run`` raises ``UsageError`` (an unknown name with
+the known ones, an impossible combination with why), which ``main`` prints as argparse
+prints its own errors, exiting 2."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from designrl.cli import api_key, bench, db, inference, model, sft, stack, train
+from designrl.cli.args import UsageError
 
 COMMANDS = {  # in the order ``designrl --help`` lists them
     "bench": bench, "db": db, "api-key": api_key, "stack": stack, "inference": inference,
@@ -23,5 +29,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return COMMANDS[args.command].run(args)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command].run(args)
+    except UsageError as exc:
+        command = _subparser(parser, args.command)
+        command.print_usage(sys.stderr)
+        print(f"{command.prog}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return sub.choices[name]

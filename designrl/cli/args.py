@@ -6,6 +6,11 @@ The types keep their underscored names: argparse shows them in its errors
 
 from __future__ import annotations
 
+
+class UsageError(Exception):
+    """A mistake in the command line (an unknown name, an impossible combination): ``main``
+    prints it argparse's way (``designrl bench: error: ...``, no traceback) and exits 2."""
+
 DB_HELP = "database URL (default: $DATABASE_URL, else sqlite:///designrl.db)"
 
 

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from designrl.cli.args import _csv, _ints
+from designrl.cli.args import UsageError, _csv, _ints
 
 
 def add_parser(sub) -> None:
@@ -26,9 +26,14 @@ def add_parser(sub) -> None:
     bench.add_argument("--tasks", type=_csv, default=None,
                        help="comma list of task ids (default: every task that needs no path)")
     bench.add_argument("--seeds", type=_ints, default=None,
-                       help="seeds for DesignGym's tasks, e.g. 0-2 (default: 0-2)")
+                       help="seeds of DesignGym's three tasks (poster_basic_v1, "
+                            "editorial_cover_v1, dense_flyer_v1), e.g. 0-2 (default: 0-2); "
+                            "generated tasks (gen-*) take --gen-seeds, and --seeds with no "
+                            "DesignGym task selected is an error")
     bench.add_argument("--gen-seeds", type=_ints, default=None,
-                       help="seeds for generated tasks (default: 1000000-1000002, test split)")
+                       help="seeds of generated tasks (gen-*), e.g. 1000000-1000002 (default; "
+                            "the test split starts at 1000000); an error with no generated "
+                            "task selected")
     bench.add_argument("--path", action="append", default=[], metavar="TASK=PATH",
                        help="a dataset task's file or folder, e.g. design2code=./pages "
                             "(repeatable); the task then runs")
@@ -54,16 +59,12 @@ def run(args: argparse.Namespace) -> int:
 
     from designrl.bench import run_bench
 
-    try:
+    try:  # every mistake in the flags shows here, before a browser or model starts
         plan = _plan(args)
         cases = plan.cases()
     except (ValueError, OSError) as exc:
-        print(f"designrl bench: {exc}", file=sys.stderr)
-        return 2
-    if not cases:
-        print("designrl bench: the plan has no episodes (no task of the chosen families "
-              "takes these policies)", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from None
+    _check_seeds(args, cases)
     # a pipe or CI log gets the full table rather than 80 squeezed columns
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
     with Progress(console=console, transient=False) as progress:
@@ -115,6 +116,25 @@ def _plan(args: argparse.Namespace):
     for name, path in _predictions(args):
         plan.prediction_items[name] = set(load_predictions(path))
     return plan
+
+
+def _check_seeds(args: argparse.Namespace, cases) -> None:
+    """``--seeds`` and ``--gen-seeds`` each name the seeds of their own tasks; one given
+    when none of its tasks runs would be ignored, so it is an error saying which to use."""
+    from designrl.tasks import TASKS
+    from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
+
+    ran = {c.task_id for c in cases}
+    designgym = ran & set(DESIGNGYM_TASK_IDS)
+    generated = {t for t in ran - designgym if TASKS[t].seeded}
+    if args.seeds is not None and not designgym:
+        raise UsageError(
+            "--seeds sets the seeds of DesignGym's tasks (" + ", ".join(DESIGNGYM_TASK_IDS)
+            + "), and none is selected; generated tasks ("
+            + (", ".join(sorted(generated)) or "gen-*") + ") take --gen-seeds")
+    if args.gen_seeds is not None and not generated:
+        raise UsageError("--gen-seeds sets the seeds of generated tasks (gen-*), and none is "
+                         "selected; DesignGym's tasks take --seeds")
 
 
 def _llm_cells(row: dict, shown: bool) -> list[str]:

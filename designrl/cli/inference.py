@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from designrl.cli.args import UsageError
 from designrl.cli.foreground import wait_until_stopped
 
 
@@ -41,9 +42,8 @@ def _manage_adapter(args: argparse.Namespace) -> int:
     from designrl.inference.vllm_server import AdapterError, AdapterRegistry
 
     if not args.name or (args.action == "load" and not args.path):
-        print(f"error: {args.action} needs NAME" + (" and PATH" if args.action == "load"
-                                                    else ""), file=sys.stderr)
-        return 2
+        raise UsageError(f"{args.action} needs NAME" + (" and PATH" if args.action == "load"
+                                                        else ""))
     registry = AdapterRegistry(args.url)
     try:
         if args.action == "load":
@@ -61,8 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
     from designrl.inference.vllm_server import VLLMConfig, VLLMServer
 
     if not args.model:
-        print("error: serve needs --model", file=sys.stderr)
-        return 2
+        raise UsageError("serve needs --model")
     local = Path(".venv-vllm/bin/python")
     python = args.python or (str(local) if local.exists() else "python")
     config = VLLMConfig(model=args.model, python=python, port=args.port, host="0.0.0.0",

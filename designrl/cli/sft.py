@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from designrl.cli.args import _csv, _ints
+from designrl.cli.args import UsageError, _csv, _ints
 
 if TYPE_CHECKING:  # heavy: imported where the command runs
     from rich.console import Console
@@ -60,6 +60,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
     from rich.console import Console
 
     from designrl.learner.sft import SFTSettings
@@ -75,16 +76,16 @@ def run(args: argparse.Namespace) -> int:
             dagger_seeds=args.dagger_seeds, eval_seeds=args.eval_seeds,
             step_limit=args.step_limit,
             settings=SFTSettings(**{k: v for k, v in given.items() if v is not None}))
-    except ValueError as exc:  # pydantic's ValidationError is one
-        print(f"designrl sft: {exc}", file=sys.stderr)
-        return 2
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise UsageError(f"--{str(error['loc'][-1]).replace('_', '-')}: "
+                         f"{error['msg'].removeprefix('Value error, ')}") from None
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
     try:  # the trainer prints its log lines; with --json, stdout carries the report alone
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
             outcome = run_sft_workflow(config, log=console.print)
     except SFTRequestError as exc:  # refused before training; a failure in it propagates
-        print(f"designrl sft: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(str(exc)) from None
     if args.json:
         _print_json(outcome, config.settings)
     else:

@@ -7,9 +7,12 @@ import argparse
 import contextlib
 import json
 import sys
+import time
 from pathlib import Path
 
-from designrl.cli.args import _csv, _ints
+from designrl.cli.args import UsageError, _csv, _ints
+
+FLAGS = {"max_steps": "--steps", "task_ids": "--tasks"}  # a setting's flag, where not its name
 
 
 def add_parser(sub) -> None:
@@ -61,8 +64,10 @@ def run(args: argparse.Namespace) -> int:
                                    train_seeds=args.train_seeds, seed=args.seed,
                                    **({"task_ids": args.tasks} if args.tasks else {}))
     except ValidationError as exc:
-        print(f"error: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}", file=sys.stderr)
-        return 2
+        error = exc.errors()[0]
+        field = str(error["loc"][0])
+        flag = FLAGS.get(field, "--" + field.replace("_", "-"))
+        raise UsageError(f"{flag}: {error['msg'].removeprefix('Value error, ')}") from None
 
     def show(row: dict) -> None:
         if not args.json:
@@ -71,18 +76,56 @@ def run(args: argparse.Namespace) -> int:
                   f"  staleness {row.get('staleness_mean', 0):.1f}  idle "
                   f"{row['idle_fraction']:.0%}  {row['seconds']:.1f}s", flush=True)
 
+    progress = ProgressLines(sys.stderr)
     try:  # the trainer prints its log lines; with --json, stdout carries the summary alone
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
             summary = run_train_workflow(args.model, args.out, rollouts, grpo,
-                                         eval_seeds=args.eval_seeds, log=show)
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+                                         eval_seeds=args.eval_seeds, log=show,
+                                         progress=progress)
+    except ValueError as exc:  # no model at --model, train seeds in the test split, ...
+        raise UsageError(str(exc)) from None
     if args.json:
         print(json.dumps(summary))
     else:
         _print_summary(summary)
     return 0
+
+
+class ProgressLines:
+    """``run_train_workflow``'s progress as lines on ``out`` (stderr): each stage as it
+    starts, and while training, at most one line every ``every`` seconds: updates done,
+    groups sampled, trained and dropped by reason, the mean reward sampled so far. A run
+    whose every group is dropped (equal rewards: ``no_signal``) says so and what to try."""
+
+    def __init__(self, out, every: float = 15.0) -> None:
+        self.out = out
+        self.every = every
+        self.last = float("-inf")
+
+    def __call__(self, row: dict) -> None:
+        if row["stage"] == "train":
+            now = time.monotonic()
+            if now - self.last < self.every:
+                return
+            self.last = now
+        print(f"designrl train: {progress_line(row)}", file=self.out, flush=True)
+
+
+def progress_line(row: dict) -> str:
+    """One progress row as a line."""
+    if row["stage"] == "evaluate":
+        return f"evaluating {'the start' if row['when'] == 'before' else 'the result'} " \
+               f"greedily on {row['seeds']} held-out seeds per task"
+    if row["stage"] == "load":
+        return f"loading {row['model']} and sampling the first groups"
+    dropped = ", ".join(f"{why} {n}" for why, n in sorted(row["dropped"].items())) or "none"
+    reward = "" if row["reward_mean"] is None else f"; mean reward {row['reward_mean']:+.3f}"
+    line = (f"{row['version']} updates; groups sampled {row['groups_sampled']}, trained "
+            f"{row['groups_trained']}, dropped {dropped}{reward}")
+    if not row["groups_trained"] and row["dropped"].get("no_signal", 0) >= 4:
+        line += (" (every group so far has equal rewards, nothing to learn from: try a "
+                 "higher --temperature, a larger --group-size or other --tasks)")
+    return line
 
 
 def _print_summary(summary: dict) -> None:

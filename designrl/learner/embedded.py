@@ -21,13 +21,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from designrl.learner.feed import FeedStats
 from designrl.learner.grpo import GRPOSettings, Learner
 from designrl.learner.sources import LocalGroupSource
+from designrl.policies import check_model_dir
 from designrl.rollout.groups import Sample, ScoredGroup
 from designrl.rollout.layout_batch import run_layout_batch
-from designrl.tasks.layout.env import GENERATED_TASK_IDS
+from designrl.tasks.layout.env import GENERATED_TASK_IDS, LAYOUT_TASK_IDS
 from designrl.tasks.layout.generate import TEST_SEED_START
 from designrl.tasks.layout.prompt import PromptStyle, prompt_style_of, write_prompt_style
 
@@ -47,6 +49,26 @@ class RolloutSettings(BaseModel):
         "layout prompt; None: the one the starting model was trained on"))
     seed: int = Field(0, description="order of the items and sampling seeds")
 
+    @field_validator("task_ids")
+    @classmethod
+    def _layout_tasks(cls, task_ids: list[str]) -> list[str]:
+        for task_id in task_ids:
+            if task_id not in LAYOUT_TASK_IDS:
+                raise ValueError(f"unknown layout task {task_id!r}; known: "
+                                 f"{', '.join(LAYOUT_TASK_IDS)}")
+        if not task_ids:
+            raise ValueError("no task to sample groups from")
+        return task_ids
+
+    @field_validator("train_seeds")
+    @classmethod
+    def _train_split(cls, seeds: list[int]) -> list[int]:
+        if not seeds:
+            raise ValueError("no seed to sample groups from")
+        if any(seed >= TEST_SEED_START for seed in seeds):
+            raise ValueError(f"train seeds must be below the test seeds ({TEST_SEED_START})")
+        return seeds
+
 
 class Sampler:
     """The rollout side: the newest published weights and the thread that samples."""
@@ -55,8 +77,6 @@ class Sampler:
                  grpo: GRPOSettings) -> None:
         from designrl.inference.transformers_backend import TransformersBackend
 
-        if any(seed >= TEST_SEED_START for seed in settings.train_seeds):
-            raise ValueError(f"train seeds must be below the test seeds ({TEST_SEED_START})")
         self.backend = TransformersBackend(str(model_dir))
         self.settings = settings
         self.source = source
@@ -66,7 +86,10 @@ class Sampler:
         self.stop_event = threading.Event()
         self.error: BaseException | None = None
         self.groups_sampled = 0
+        self.episodes_sampled = 0
+        self.reward_sum = 0.0  # of every sampled episode, for the progress lines
         self.sampling_seconds = 0.0
+        self.on_sampled: Callable[[], None] = lambda: None  # after each batch of groups
         self.thread = threading.Thread(target=self._run, name="rollouts", daemon=True)
 
     def publish(self, version: int, model, tokenizer) -> None:
@@ -109,6 +132,7 @@ class Sampler:
                 self.sampling_seconds += time.perf_counter() - started
                 self.groups_sampled += len(pairs)
                 batch += 1
+                self.on_sampled()
         except BaseException as exc:  # noqa: BLE001 - surfaced to the caller by join()
             self.error = exc
 
@@ -121,6 +145,8 @@ class Sampler:
                                    max_tokens=s.max_tokens, step_limit=s.step_limit,
                                    name=f"policy-v{version}")
         groups = []
+        self.episodes_sampled += len(records)
+        self.reward_sum += sum(r["total_reward"] for r in records)
         for n, (task_id, seed) in enumerate(pairs):
             members = records[n * s.group_size:(n + 1) * s.group_size]
             samples = [Sample(episode_id=uuid.uuid4().hex, outcome="ok",
@@ -142,14 +168,22 @@ class Sampler:
 
 def train_embedded(model_dir: str | Path, output_dir: str | Path,
                    rollouts: RolloutSettings | None = None, grpo: GRPOSettings | None = None,
-                   log: Callable[[dict], None] | None = None) -> dict[str, Any]:
+                   log: Callable[[dict], None] | None = None,
+                   progress: Callable[[dict], None] | None = None) -> dict[str, Any]:
     """Train from ``model_dir`` with GRPO on layout rollouts; returns the run's stats.
-    The trained model is saved to ``output_dir/final``."""
+    The trained model is saved to ``output_dir/final``. ``log`` gets the learner's row per
+    update; ``progress`` a ``train_progress`` row after each batch of groups sampled, so
+    a run whose groups are all dropped (no update, no ``log``) still reports."""
+    check_model_dir(str(model_dir))
     rollouts = rollouts or RolloutSettings()
     grpo = grpo or GRPOSettings()
     source = LocalGroupSource()
     sampler = Sampler(model_dir, rollouts, source, grpo)
     learner = Learner(model_dir, output_dir, source, grpo, publish=sampler.publish, log=log)
+    if progress is not None:
+        sampler.on_sampled = lambda: progress(train_progress(
+            learner.feed.stats, learner.version, groups_sampled=sampler.groups_sampled,
+            episodes_sampled=sampler.episodes_sampled, reward_sum=sampler.reward_sum))
     sampler.start()
     started = time.monotonic()
     watchdog = threading.Thread(target=_stop_on_error, args=(sampler, learner), daemon=True)
@@ -169,6 +203,16 @@ def train_embedded(model_dir: str | Path, output_dir: str | Path,
             "groups_sampled": sampler.groups_sampled,
             "rollout_busy_fraction": round(sampler.sampling_seconds / max(1e-9, wall), 4),
             "model_dir": str(final)}
+
+
+def train_progress(stats: FeedStats, version: int, *, groups_sampled: int,
+                   episodes_sampled: int, reward_sum: float) -> dict[str, Any]:
+    """Where a run stands: the updates done, groups sampled, trained and dropped by reason
+    (the feed's ``stats``), and the mean episode reward sampled so far (None before the
+    first episode)."""
+    return {"stage": "train", "version": version, "groups_sampled": groups_sampled,
+            "groups_trained": stats.groups_trained, "dropped": dict(stats.dropped),
+            "reward_mean": reward_sum / episodes_sampled if episodes_sampled else None}
 
 
 def _stop_on_error(sampler: Sampler, learner: Learner) -> None:

@@ -24,8 +24,9 @@ from designrl.tasks.layout.prompt import PromptStyle
 
 
 class SFTRequestError(ValueError):
-    """The request is refused before any training: an unknown task, evaluation seeds that
-    are not test seeds, bad DAgger counts, or expert data that could not be made."""
+    """The request is refused before any training: no model at its path, no data file, an
+    unknown task, evaluation seeds that are not test seeds, bad DAgger counts, or expert
+    data that could not be made."""
 
 
 class SFTWorkflowConfig(BaseModel):
@@ -106,8 +107,12 @@ def _check_request(config: SFTWorkflowConfig, tasks: list[str], train_seeds: lis
                    eval_seeds: list[int]) -> list[range]:
     """``ValueError`` for a request that cannot train; else the DAgger seed blocks."""
     from designrl.learner.dagger import seed_blocks
+    from designrl.policies import check_model_dir
     from designrl.tasks.layout.env import GENERATED_TASK_IDS
 
+    check_model_dir(config.model)
+    if config.data is not None and not config.data.is_file():
+        raise ValueError(f"no chat data at {config.data} (--data takes a JSONL file)")
     unknown = [t for t in tasks if t not in GENERATED_TASK_IDS]
     if unknown:
         raise ValueError(f"unknown task {unknown[0]!r}; known: {', '.join(GENERATED_TASK_IDS)}")

@@ -12,22 +12,31 @@ from designrl.learner.embedded import RolloutSettings, train_embedded
 from designrl.learner.evaluate import evaluate_layout
 from designrl.learner.grpo import CURVES_FILE, GRPOSettings
 from designrl.learner.plots import plot_curves, read_curves
+from designrl.policies import check_model_dir
 
 
 def run_train_workflow(model_dir: str, out_dir: Path, rollouts: RolloutSettings,
                        grpo: GRPOSettings, eval_seeds: Sequence[int] = (),
-                       log: Callable[[dict], None] | None = None) -> dict[str, Any]:
+                       log: Callable[[dict], None] | None = None,
+                       progress: Callable[[dict], None] | None = None) -> dict[str, Any]:
     """Evaluate ``model_dir`` on ``eval_seeds`` (none: skip both evaluations), train it,
     evaluate the result, plot the curves and write ``out_dir/summary.json``; returns the
-    summary. ``log`` gets the learner's row per update."""
+    summary. ``log`` gets the learner's row per update; ``progress`` a row as each stage
+    starts (``{"stage": "load" | "evaluate" | ...}``) and ``train_progress``'s while it
+    trains. ``ValueError`` before anything loads: no model at ``model_dir``."""
+    check_model_dir(model_dir)
+    report = progress or (lambda row: None)
     summary: dict[str, Any] = {"settings": {
         "grpo": grpo.model_dump(),
         "rollouts": rollouts.model_dump(exclude={"train_seeds"})}}
     if eval_seeds:
+        report({"stage": "evaluate", "when": "before", "seeds": len(eval_seeds)})
         summary["before"] = _evaluate(model_dir, rollouts, eval_seeds)
-    stats = train_embedded(model_dir, out_dir, rollouts, grpo, log=log)
+    report({"stage": "load", "model": model_dir})
+    stats = train_embedded(model_dir, out_dir, rollouts, grpo, log=log, progress=progress)
     summary["train"] = stats
     if eval_seeds:
+        report({"stage": "evaluate", "when": "after", "seeds": len(eval_seeds)})
         summary["after"] = _evaluate(stats["model_dir"], rollouts, eval_seeds)
     plot = plot_curves(read_curves(out_dir / CURVES_FILE), out_dir / "curves.png",
                        title=f"GRPO from {model_dir}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,11 +36,20 @@ class InferenceServer:
 
 
 
+def check_model_dir(path: str) -> str:
+    """``path`` when it holds a model (a checkpoint folder with ``config.json``), else a
+    ``ValueError`` saying there is no model there: a user's typo, before any load."""
+    if not (Path(path) / "config.json").is_file():
+        raise ValueError(f"no model at {path} (a model is a checkpoint directory with a "
+                         "config.json)")
+    return path
+
+
 @cache
 def _local_backend(path: str):
     from designrl.inference.transformers_backend import TransformersBackend
 
-    return TransformersBackend(path)
+    return TransformersBackend(check_model_dir(path))
 
 
 def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
