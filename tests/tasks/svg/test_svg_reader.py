@@ -158,3 +158,27 @@ def test_a_ring_is_a_circle_of_its_strokes_colour():
     ring = '<circle cx="200" cy="200" r="150" fill="#ffffff" stroke="#d90429" stroke-width="22"/>'
     score = _score(ring, ["In the upper part of the sign is a red circle with a red diagonal bar"])
     assert score.details[0].verdict == "unchecked", score.details[0].detail
+
+
+def test_everyday_colour_names():
+    assert color_spec("violet").matches((0x8E, 0x24, 0xAA))  # a rainbow's violet band
+    assert color_spec("lavender").matches((230, 230, 250))  # CSS lavender itself still is
+    donut = '<circle cx="200" cy="200" r="150" fill="#d9a066"/>'
+    assert _score(donut, ["The baked dough ring is golden brown"]).details[0].verdict \
+        == "unchecked"  # a blend of two colour words is never called absent
+
+
+def test_a_line_of_text_is_not_a_stroke():
+    kinds = [type(a).__name__ for a in read_requirement(
+        "Above the result, a smaller grey line shows the expression '1,070 + 214'").atoms]
+    assert "Stroke" not in kinds and "Text" in kinds
+
+
+def test_a_text_another_is_placed_by_is_presumed():
+    rule = ["The distance '2 km' is shown beneath the word 'Hospital'"]
+    misspelt = ('<text x="200" y="150" font-size="30" fill="#000">Hospitol</text>'
+                '<text x="200" y="200" font-size="20" fill="#000">2 km</text>')
+    assert _score(misspelt, rule).details[0].verdict == "unchecked"  # 'Hospital' is another's
+    above = ('<text x="200" y="150" font-size="20" fill="#000">2 km</text>'
+             '<text x="200" y="200" font-size="30" fill="#000">Hospital</text>')
+    assert _score(above, rule).details[0].verdict == "fail"
