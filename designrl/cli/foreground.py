@@ -6,8 +6,10 @@ import sys
 from collections.abc import Callable
 
 
-def wait_until_stopped(alive: Callable[[], bool], stop: Callable[[], None]) -> int:
-    """Block until SIGTERM or Ctrl-C (then ``stop()``: 0) or until ``alive()`` fails (1)."""
+def wait_until_stopped(alive: Callable[[], bool], stop: Callable[[], None],
+                       why: Callable[[], str | None] | None = None) -> int:
+    """Block until SIGTERM or Ctrl-C (then ``stop()``: 0) or until ``alive()`` fails (1;
+    ``why()``, when given, says what exited)."""
     import signal
     import time
 
@@ -16,7 +18,7 @@ def wait_until_stopped(alive: Callable[[], bool], stop: Callable[[], None]) -> i
     try:
         while not stopping:
             if not alive():
-                print("error: the service exited", file=sys.stderr)
+                print(f"error: {(why and why()) or 'the service exited'}", file=sys.stderr)
                 return 1
             time.sleep(0.5)
     except KeyboardInterrupt:

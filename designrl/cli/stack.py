@@ -22,18 +22,30 @@ def add_parser(sub) -> None:
     stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
     stack.add_argument("--queue", default="episodes", help="the episode queue's name")
+    stack.add_argument("--out", default="out",
+                       help="the learner runs and adapter versions the API reads (default: "
+                            "./out; adapters in <out>/adapters)")
+    stack.add_argument("--log-dir", default=None,
+                       help="one log file per service, <name>.log (default: <out>/logs)")
+    stack.add_argument("--log-level", default="info",
+                       choices=["debug", "info", "warning", "error"],
+                       help="the services' log level (default: info)")
     stack.add_argument("--json", action="store_true", help="print the endpoints as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     import os
+    from pathlib import Path
 
     from designrl.stack import LocalStack, StackConfig
 
+    # Relative paths are the caller's: LocalStack makes them absolute against this directory.
     config = StackConfig(database_url=database_url(args.db),
                          redis_url=args.redis or os.environ.get("REDIS_URL")
                          or "redis://127.0.0.1:6379/0",
-                         workers=args.workers, api_port=args.port, queue=args.queue)
+                         workers=args.workers, api_port=args.port, queue=args.queue,
+                         out_dir=args.out, log_dir=args.log_dir or str(Path(args.out) / "logs"),
+                         log_level=args.log_level)
     stack = LocalStack(config)
     try:
         stack.start()
@@ -42,12 +54,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     endpoints = {"api": stack.api_url, "docs": f"{stack.api_url}/docs",
-                 "metrics": [f"{stack.api_url}/metrics", *stack.worker_metrics.values()]}
+                 "metrics": [f"{stack.api_url}/metrics", *stack.worker_metrics.values()],
+                 "database": stack.config.database_url, "logs": str(stack.log_dir)}
     if args.json:
         print(json.dumps(endpoints), flush=True)
     else:
         print(f"api {endpoints['api']} (docs {endpoints['docs']}); "
               f"{args.workers} workers; metrics: {', '.join(endpoints['metrics'])}; "
-              "Ctrl-C stops", flush=True)
-    return wait_until_stopped(
-        lambda: all(p.poll() is None for p in stack.processes.values()), stack.stop)
+              f"logs in {endpoints['logs']}; Ctrl-C stops", flush=True)
+    return wait_until_stopped(lambda: stack.exited() is None, stack.stop, stack.exited)
