@@ -4,11 +4,12 @@
     upgrade(url)                                   # create or migrate the tables
     Session = make_sessionmaker(make_engine(url))  # Postgres in the stack, SQLite embedded
 
-``jobs`` holds every function that writes jobs and episodes; nothing connects at
-import time.
+``jobs`` holds every function that writes jobs and episodes, and the reads the services
+make of them (a service writes no query of its own); ``ping`` is the readiness probe.
+Nothing connects at import time.
 """
 
-from designrl.store.engine import EMBEDDED_URL, make_engine, make_sessionmaker, normalize_url
+from designrl.store.engine import EMBEDDED_URL, make_engine, make_sessionmaker, normalize_url, ping
 from designrl.store.migrate import upgrade
 
-__all__ = ["EMBEDDED_URL", "make_engine", "make_sessionmaker", "normalize_url", "upgrade"]
+__all__ = ["EMBEDDED_URL", "make_engine", "make_sessionmaker", "normalize_url", "ping", "upgrade"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -58,3 +58,9 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def ping(session: Session) -> None:
+    """Ask the database for ``SELECT 1``; whatever the driver raises when it does not answer
+    goes to the caller (a readiness probe)."""
+    session.execute(text("SELECT 1"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from designrl.store.jobs import storable
@@ -36,6 +37,13 @@ def create_prediction_set(session: Session, items: Mapping[str, str], *, owner: 
     session.add(row)
     session.commit()
     return row
+
+
+def prediction_set_owner(session: Session, set_id: str) -> Row | None:
+    """The set's owner as a one-column row (``.owner``: None for an unowned set), or None if
+    there is no set ``set_id``. Its items are not read: they may be big."""
+    return session.execute(select(PredictionSet.owner)
+                           .where(PredictionSet.id == set_id)).first()
 
 
 def prediction_lookup(session_factory):

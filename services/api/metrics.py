@@ -44,13 +44,10 @@ class StoreCollector:
         episodes = GaugeMetricFamily("designrl_episodes", "Episodes by status",
                                      labels=["status"])
         try:
-            from sqlalchemy import func, select
-
-            from designrl.store.models import Episode
+            from designrl.store.jobs import episode_status_counts
 
             with state.sessions() as session:
-                for status_, count in session.execute(
-                        select(Episode.status, func.count()).group_by(Episode.status)):
+                for status_, count in episode_status_counts(session).items():
                     episodes.add_metric([status_], float(count))
         except Exception:  # noqa: BLE001
             pass

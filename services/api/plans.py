@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from designrl.policies import PREDICTIONS_PREFIX
 from designrl.store.jobs import EpisodePlan
-from designrl.store.models import ApiKey, PredictionSet
+from designrl.store.models import ApiKey
+from designrl.store.predictions import prediction_set_owner
 from designrl.tasks import FAMILIES, TASKS, load_items
 from services.api.schemas import (
     BenchmarkJobRequest,
@@ -103,8 +103,7 @@ def check_prediction_sets(session: Session, key: ApiKey, policies: list[str]) ->
         if not policy.startswith(PREDICTIONS_PREFIX):
             continue
         set_id = policy[len(PREDICTIONS_PREFIX):]
-        found = session.execute(select(PredictionSet.owner)  # not its items: they may be big
-                                .where(PredictionSet.id == set_id)).first()
+        found = prediction_set_owner(session, set_id)
         if found is None or (key.role != "admin" and found.owner != key.name):
             raise PlanError(f"{policy}: this key has no prediction set {set_id!r} "
                             "(POST /v1/prediction-sets stores one)")

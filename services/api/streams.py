@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from fastapi import Request
 from redis import Redis
 from redis.exceptions import RedisError
-from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from designrl.rollout.live import read_live_steps
-from designrl.store.models import FINISHED, Episode, Step
+from designrl.store.jobs import steps_after
+from designrl.store.models import FINISHED, Episode
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 from services.api.views import episode_detail, episode_out, step_out
 
@@ -62,9 +62,7 @@ def poll_episode(sessions: sessionmaker[Session], redis: Redis, episode_id: str,
         # The status first: a worker writes the steps and "completed" in one commit, so a
         # finished status read first means every step is there for the next query.
         episode = session.get(Episode, episode_id)
-        steps = session.scalars(select(Step).where(Step.episode_id == episode_id,
-                                                   Step.index > after).order_by(Step.index))
-        step_outs = [step_out(s) for s in steps]
+        step_outs = [step_out(s) for s in steps_after(session, episode_id, after)]
         finished = episode.status in FINISHED
         poll = Poll(episode_out(episode), step_outs,
                     episode_detail(episode) if finished else None)

@@ -12,31 +12,24 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from itertools import groupby
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from designrl.store.models import Episode, RewardComponent, Step
+from designrl.store.jobs import (
+    SUMMARY_COLUMNS,
+    completed_episode_rows,
+    completed_reward_components,
+    step_scores,
+)
 from services.api.schemas import EpisodeStats, JobSummary, ScoreCurve
 
-MEANS = ("final_score", "instruction_score", "total_reward", "valid_action_rate", "steer_rate",
-         "seconds")
+MEANS = (*SUMMARY_COLUMNS, "steer_rate")  # each a column of ``completed_episode_rows``
 
 
 def job_summary(session: Session, job_id: str) -> JobSummary:
-    steer = Episode.summary[("policy_stats", "steer_rate")].as_float().label("steer_rate")
-    rows = session.execute(
-        select(Episode.id, Episode.family, Episode.task_id, Episode.policy, Episode.outcome,
-               Episode.start_score, steer,
-               *(getattr(Episode, name) for name in MEANS if name != "steer_rate"))
-        .where(Episode.job_id == job_id, Episode.status == "completed")
-        .order_by(Episode.position)).mappings().all()
+    rows = completed_episode_rows(session, job_id)
     components: dict[str, dict[str, float]] = defaultdict(dict)
-    for episode_id, name, value in session.execute(
-            select(RewardComponent.episode_id, RewardComponent.name, RewardComponent.value)
-            .join(Episode, Episode.id == RewardComponent.episode_id)
-            .where(Episode.job_id == job_id, Episode.status == "completed")):
+    for episode_id, name, value in completed_reward_components(session, job_id):
         components[episode_id][name] = value
     by_policy: dict[tuple[str, str], list] = defaultdict(list)
     by_task: dict[tuple[str, str, str], list] = defaultdict(list)
@@ -70,12 +63,7 @@ def _mean(values) -> float | None:
 def _score_curves(session: Session, job_id: str, rows: list) -> list[ScoreCurve]:
     """Mean score after each step per (task, policy); step 0 is the start. An episode that
     ended early keeps its last score, so every point averages the same episodes."""
-    steps = session.execute(
-        select(Step.episode_id, Step.score).join(Episode, Episode.id == Step.episode_id)
-        .where(Episode.job_id == job_id, Episode.status == "completed")
-        .order_by(Step.episode_id, Step.index)).all()
-    scores = {episode_id: [s.score for s in group]
-              for episode_id, group in groupby(steps, key=lambda s: s.episode_id)}
+    scores = step_scores(session, job_id)
     series: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
     for row in rows:
         points: list[float] = []

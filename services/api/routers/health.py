@@ -10,9 +10,9 @@ from functools import cache
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
-from sqlalchemy import text
 
 from designrl.render.modes import isolation_modes
+from designrl.store import ping
 
 router = APIRouter(tags=["health"])
 
@@ -27,7 +27,7 @@ def readyz(request: Request) -> JSONResponse:
     checks = {}
     try:
         with request.app.state.sessions() as session:
-            session.execute(text("SELECT 1"))
+            ping(session)
         checks["database"] = "ok"
     except Exception as exc:  # noqa: BLE001 - any failure means not ready; say which
         checks["database"] = f"unavailable: {type(exc).__name__}"

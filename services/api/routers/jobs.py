@@ -8,13 +8,13 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from designrl.store.artifacts import episode_images
 from designrl.store.jobs import (
     cancel_job,
     create_job,
+    episode_ids,
     job_progress,
     job_status,
     list_episodes,
@@ -22,7 +22,7 @@ from designrl.store.jobs import (
     mark_enqueued,
 )
 from designrl.store.keys import readable_owner
-from designrl.store.models import ApiKey, Episode, Job
+from designrl.store.models import ApiKey, Job
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
 from services.api.plans import PlanError, check_prediction_sets, job_plans
@@ -93,8 +93,7 @@ def store_and_enqueue(session: Session, request: Request,
     count_job(request, key)
     job = create_job(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
                      owner=key.name)
-    ids = list(session.scalars(select(Episode.id).where(Episode.job_id == job.id)
-                               .order_by(Episode.position)))
+    ids = episode_ids(session, job.id)
     try:
         request.app.state.enqueue(ids)
         mark_enqueued(session, ids)

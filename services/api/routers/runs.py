@@ -8,12 +8,12 @@ from __future__ import annotations
 import logging
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from designrl.policies import VLLM_PREFIX
+from designrl.store.jobs import latest_finished_episode, only_episode
 from designrl.store.keys import readable_owner
-from designrl.store.models import ApiKey, Episode, Job
+from designrl.store.models import ApiKey, Episode
 from designrl.tasks import FAMILIES, load_items
 from designrl.tasks.family import Family, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
@@ -81,7 +81,7 @@ def start_run(body: RunRequest, request: Request, response: Response, session: S
         raise HTTPException(status.HTTP_403_FORBIDDEN, "this key may read, not submit "
                             "(and no finished episode matches)")
     job = store_and_enqueue(session, request, body.as_job(), key)
-    episode = session.scalars(select(Episode).where(Episode.job_id == job.id)).one()
+    episode = only_episode(session, job.id)
     return RunOut(cached=False, job_id=job.id, episode=episode_out(episode))
 
 
@@ -94,18 +94,6 @@ def finished_episode(session: Session, body: RunRequest, key: ApiKey,
         plan, = job_plans(body.as_job(), datasets)
     except PlanError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
-    query = (select(Episode).join(Job, Job.id == Episode.job_id)
-             .where(Episode.task_id == plan.task_id, Episode.item_key == plan.item_key,
-                    Episode.policy == plan.policy, _same(Episode.profile, plan.profile),
-                    _same(Episode.source, plan.source),
-                    Episode.policy_version.is_(None), Episode.status == "completed",
-                    Episode.outcome == "ok")
-             .order_by(Episode.finished_at.desc()).limit(1))
-    owner = readable_owner(key)
-    if owner is not None:
-        query = query.where(Job.owner == owner)
-    return session.scalars(query).first()
-
-
-def _same(column, value):
-    return column.is_(None) if value is None else column == value
+    return latest_finished_episode(session, task_id=plan.task_id, item_key=plan.item_key,
+                                   policy=plan.policy, profile=plan.profile,
+                                   source=plan.source, owner=readable_owner(key))
