@@ -37,10 +37,9 @@ class Alike:
     at_least: bool = False
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        x0, y0, x1, y1 = scene.facts.canvas
-        least = MIN_SHARE * max(1e-9, (x1 - x0) * (y1 - y0))
+        least = MIN_SHARE * scene.facts.canvas_area
         shapes = [s for s in scene.facts.drawn if s.tag not in ("text", "image")
-                  and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= least
+                  and s.box_area >= least
                   and (self.color is None or painted(self.color, s.main_colors))]
         sizes = sorted({len(group) for group in alike_sets(shapes)}, reverse=True)
         met = any(size >= self.n if self.at_least else size == self.n for size in sizes)

@@ -78,6 +78,11 @@ class Shape:
         return ((self.bbox[0] + self.bbox[2]) / 2, (self.bbox[1] + self.bbox[3]) / 2)
 
     @property
+    def box_area(self) -> float:
+        """The area of its bounding box, in user units."""
+        return (self.bbox[2] - self.bbox[0]) * (self.bbox[3] - self.bbox[1])
+
+    @property
     def main_colors(self) -> tuple[RGB, ...]:
         """What colour a person would call it: the fill, or the stroke of an unfilled shape."""
         if self.tag == "line" or (self.tag == "polyline" and not self.fill):
@@ -106,6 +111,12 @@ class SvgFacts:
     @property
     def canvas_size(self) -> tuple[float, float]:
         return (self.canvas[2] - self.canvas[0], self.canvas[3] - self.canvas[1])
+
+    @property
+    def canvas_area(self) -> float:
+        """The canvas's area in user units (never 0, so shares of it are defined)."""
+        w, h = self.canvas_size
+        return max(1e-9, w * h)
 
     @property
     def drawn(self) -> list[Shape]:

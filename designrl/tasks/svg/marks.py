@@ -193,11 +193,10 @@ class Shaped:
     color: ColorSpec
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        x0, y0, x1, y1 = scene.facts.canvas
-        least = 0.002 * max(1e-9, (x1 - x0) * (y1 - y0))
+        least = 0.002 * scene.facts.canvas_area
         painted_ = [s for s in scene.facts.drawn if s.tag != "text"
                     and painted(self.color, s.main_colors)
-                    and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= least]
+                    and s.box_area >= least]
         kinds = LOOSE_KINDS.get(self.kind, {self.kind})
         if any(s.kinds & kinds for s in painted_):
             return True, f"a {self.color.text} {self.kind}"
@@ -247,11 +246,11 @@ class Proportion:
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         x0, y0, x1, y1 = scene.facts.canvas
-        area = max(1e-9, (x1 - x0) * (y1 - y0))
+        area = scene.facts.canvas_area
         canvas = (x1 - x0) / max(1e-9, y1 - y0)
         big = [(s.bbox[2] - s.bbox[0]) / max(1e-9, s.bbox[3] - s.bbox[1])
                for s in scene.facts.shapes
-               if (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= 0.25 * area]
+               if s.box_area >= 0.25 * area]
         detail = f"canvas {canvas:.2f} wide per tall"
         if self._holds(canvas, 0.08):
             return True, detail

@@ -63,10 +63,9 @@ class Pointing:
     triangle: bool = False
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        x0, y0, x1, y1 = scene.facts.canvas
-        least = 0.0005 * max(1e-9, (x1 - x0) * (y1 - y0))
+        least = 0.0005 * scene.facts.canvas_area
         shapes = [s for s in scene.facts.drawn if s.tag not in ("text", "image")
-                  and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) >= least
+                  and s.box_area >= least
                   and (self.color is None or painted(self.color, s.colors))
                   and (not self.triangle or "triangle" in s.kinds)]
         ways = [pointing_way(s) for s in shapes]
@@ -90,22 +89,20 @@ class Facing:
     way: str
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        x0, y0, x1, y1 = scene.facts.canvas
-        area = max(1e-9, (x1 - x0) * (y1 - y0))
+        width = scene.facts.canvas_size[0]
         drawn = [s for s in scene.facts.drawn if s.tag not in ("text", "image")]
         eyes = [s for s in drawn if s.tag in ("circle", "ellipse") and s.main_colors
                 and hsl(s.main_colors[0])[2] < 0.3
-                and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]) <= 0.003 * area]
+                and s.box_area <= 0.003 * scene.facts.canvas_area]
         sides = set()
         for eye in eyes:
             ex, ey = eye.center
             holders = [s for s in drawn if s is not eye and s.bbox[0] < ex < s.bbox[2]
-                       and s.bbox[1] < ey < s.bbox[3] and s.bbox[2] - s.bbox[0] < 0.6 * (x1 - x0)
-                       and (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1])
-                       > 4 * (eye.bbox[2] - eye.bbox[0]) * (eye.bbox[3] - eye.bbox[1])]
+                       and s.bbox[1] < ey < s.bbox[3] and s.bbox[2] - s.bbox[0] < 0.6 * width
+                       and s.box_area > 4 * eye.box_area]
             if not holders:
                 continue
-            holder = max(holders, key=lambda s: (s.bbox[2] - s.bbox[0]) * (s.bbox[3] - s.bbox[1]))
+            holder = max(holders, key=lambda s: s.box_area)
             offset = (ex - holder.center[0]) / max(1e-9, holder.bbox[2] - holder.bbox[0])
             if abs(offset) >= 0.1:
                 sides.add("right" if offset > 0 else "left")
