@@ -48,6 +48,11 @@ RIM = 0.03
 RELATION_SLACK = 0.05
 FULL = 0.02
 """A colour covering this share of the canvas shows in full, as evidence (``Shown.strength``)."""
+PLENTY = 0.05
+"""A near shade covering this share of the place may be what a person calls the colour
+(a gold read as yellow, an off-white as cream): the colour's strict absence is then a doubt
+that leans the requirement down, not a failure. On blind sets, such failures were wrong
+about as often as right."""
 ELSEWHERE = 4 * SHOWN
 """A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
@@ -88,26 +93,37 @@ class Shown:
     region: str | None = None
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
+        verdict, detail, _ = self._read(scene)
+        return verdict, detail
+
+    def lean(self, scene: Scene) -> float:
+        """How far an undecided reading leans to failure: 1 when it would fail but for a
+        plentiful near shade (see ``PLENTY``), else 0."""
+        return 1.0 if self._read(scene)[2] else 0.0
+
+    def _read(self, scene: Scene) -> tuple[Verdict, str, bool]:
+        """(verdict, detail, doubtful): doubtful when the colour is absent on a strict
+        reading yet a near shade is plentiful, which a person may well call by this name."""
         pixels = scene.pixels
         strict, loose = REGIONS[self.region] if self.region else (WHOLE, WHOLE)
         seen = max(pixels.share(pixels.mask(c), strict) for c in self.colors)
         near = max(pixels.share(pixels.mask(c, "near"), loose) for c in self.colors)
         detail = f"{seen:.2%} of the canvas strictly, {near:.2%} loosely"
         if seen >= SHOWN:
-            return True, detail
+            return True, detail, False
         everywhere = max(pixels.share(pixels.mask(c)) for c in self.colors)
         exact = not any(c.qualified for c in self.colors)  # else the strict mask may miss it
         if exact and self.region and max(pixels.share(pixels.mask(c), loose)
                                          for c in self.colors) < ABSENT and everywhere >= ELSEWHERE:
-            return False, detail + ", and clearly elsewhere"  # the thing is there, not here
+            return _unless_plentiful(near, detail + ", and clearly elsewhere")  # there, not here
         if near < ABSENT:
-            return False, detail
+            return False, detail, False
         if everywhere < ABSENT and not painted(scene, self.colors):
             # What loosely looks like it is other colours' shades: no visible shape is
             # painted this colour (thin lines and letters, which the strict mask erodes
             # away, are shapes), and nothing paints colours no shape lists.
-            return False, detail + ", and no shape is painted it"
-        return None, detail
+            return _unless_plentiful(near, detail + ", and no shape is painted it")
+        return None, detail, False
 
     def strength(self, scene: Scene) -> float:
         """How much of it shows, as evidence: a patch of ``FULL`` of the canvas or more
@@ -121,6 +137,13 @@ class Shown:
     def describe(self) -> str:
         where = f" in the {self.region.replace('_', ' ')}" if self.region else ""
         return f"{_names(self.colors)} shown{where}"
+
+
+def _unless_plentiful(near: float, detail: str) -> tuple[Verdict, str, bool]:
+    """A failure, unless a near shade covers ``PLENTY`` of the place: then a doubt."""
+    if near >= PLENTY:
+        return None, detail + ", but a near shade is plentiful", True
+    return False, detail, False
 
 
 @dataclass(frozen=True)

@@ -360,13 +360,14 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
     if area and len(objects) == 1 and len(objects[0][1]) == 1:
         atoms.append(Area(objects[0][1][0], _AREA_SHARE[area.group("part")]))
         spans.append(area.span())
+    placed = len(objects) == 1 or _one_thing(lower, objects)
     for span, specs in objects:
         spans.append(span)
-        if regions and len(objects) == 1:
+        if regions and placed:
             atoms += [Shown(specs, region) for region in regions]
         else:
             atoms.append(Shown(specs))
-    if regions and len(objects) != 1:
+    if regions and not placed:
         return atoms, False
     if objects and any(isinstance(a, Text) for a in atoms):
         whole = False  # whose colour, the text's or its sign's, is not read
@@ -375,6 +376,19 @@ def _read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[
         atoms = [Count(a.kind, a.color, ">=", a.n) if isinstance(a, Count) else a
                  for a in atoms]
     return atoms, whole
+
+
+_PATTERNED = re.compile(r" (?:striped|stripy|checked|check|chequered|checkered|spotted|"
+                        r"dotted|polka[- ]dot(?:ted)?|banded|plaid|tartan|two[- ]tone[d]?)\b")
+
+
+def _one_thing(lower: str, objects) -> bool:
+    """Whether two colours are one thing's ("a red and white striped lighthouse"): then
+    both are where the sentence places it."""
+    if len(objects) != 2:
+        return False
+    (first, _), (second, _) = objects
+    return lower[first[1]:second[0]] == " and " and bool(_PATTERNED.match(lower[second[1]:]))
 
 
 def _relation(lower: str, objects, spans: list[tuple[int, int]]) -> Relative | None:

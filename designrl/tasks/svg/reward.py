@@ -74,8 +74,9 @@ NON_BLANK_WEIGHT = 0.1
 REQUIREMENTS_WEIGHT = 0.8
 NEUTRAL_R = 0.5
 EVIDENCE = 0.1
-"""What an undecided requirement gains, at most, from its atoms that passed: what was
-checked and found counts a little, never as much as a pass."""
+"""What an undecided requirement gains, at most, from its atoms that passed (or loses,
+from atoms that lean to failure): what was checked and found counts a little, never as
+much as a pass; what was doubted costs a little, never as much as a failure."""
 MIN_INK = 0.001
 PASS_AT = 0.5
 VERDICTS = ("pass", "fail", "unchecked")
@@ -91,6 +92,8 @@ class AtomResult:
     detail: str = ""
     strength: float = 1.0
     """For a passed atom, how fully it holds, as evidence (a colour's patch or a sliver)."""
+    lean: float = 0.0
+    """For an undecided atom, how far it leans to failure, as evidence against (0 to 1)."""
 
 
 @dataclass
@@ -163,7 +166,8 @@ def check_requirements(requirements: Sequence[str], scene: Scene) -> list[Requir
         for atom in reading.atoms:
             verdict, detail = atom.check(scene)
             atoms.append(AtomResult(atom.describe(), verdict, detail,
-                                    _strength(atom, scene) if verdict else 1.0))
+                                    _strength(atom, scene) if verdict else 1.0,
+                                    _lean(atom, scene) if verdict is None else 0.0))
         if any(a.verdict is False for a in atoms):
             verdict = "fail"
         elif reading.complete and atoms and all(a.verdict for a in atoms):
@@ -187,6 +191,13 @@ def _strength(atom, scene: Scene) -> float:
     return measure(scene) if measure is not None else 1.0
 
 
+def _lean(atom, scene: Scene) -> float:
+    """How far an undecided atom leans to failure (``Shown.lean``); 0 for the rest, and for
+    wrappers, whose colour is another requirement's or only usual."""
+    measure = getattr(atom, "lean", None)
+    return measure(scene) if measure is not None else 0.0
+
+
 def requirement_components(details: Sequence[RequirementResult]) -> dict[str, float]:
     """``requirements`` (R) and ``coverage`` from the verdicts (none without requirements)."""
     n = len(details)
@@ -194,7 +205,7 @@ def requirement_components(details: Sequence[RequirementResult]) -> dict[str, fl
         return {}
     passes = sum(d.verdict == "pass" for d in details)
     undecided = [d for d in details if d.verdict == "unchecked"]
-    evidence = sum(sum(a.strength for a in d.atoms if a.verdict) / len(d.atoms)
+    evidence = sum(sum(a.strength if a.verdict else -a.lean for a in d.atoms) / len(d.atoms)
                    for d in undecided if d.atoms)
     return {"requirements": (passes + NEUTRAL_R * len(undecided) + EVIDENCE * evidence) / n,
             "coverage": (n - len(undecided)) / n}
