@@ -34,8 +34,9 @@ from designrl.tasks.layout.default_profile import (
     DefaultEpisode,
     brief_fit_batch,
 )
-from designrl.tasks.layout.designgym import parse_action_lenient
-from designrl.tasks.layout.metrics import LayoutView, hard_violation_of_view, task_info
+from designrl.tasks.layout.designgym_actions import parse_action_lenient
+from designrl.tasks.layout.layout_view import LayoutView, task_info
+from designrl.tasks.layout.metrics import hard_violation_of_view
 from designrl.tasks.layout.scorer import BatchScorer
 from designrl.tasks.layout.spec import Layout, TaskSpec
 
