@@ -60,7 +60,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from designrl.render.chromium import descendants, process_table
+from proc_stats import (  # this folder: run as a script
+    is_chromium,
+    leftovers,
+    memory_sample,
+    process_commands,
+)
 
 RSS_BOUND = 0.15  # end / start may be at most 1.15
 THROUGHPUT_BOUND = 0.10  # end / start at least 0.90
@@ -146,114 +151,6 @@ def period_schedule(html: list, svg: list, seed: int = 0) -> list[tuple[str, str
     return items
 
 
-# /proc
-
-
-def _table() -> dict[int, tuple[int, bytes]]:
-    """pid -> (parent pid, raw command line) of every readable process."""
-    return {pid: (parent, b"\0".join(args)) for pid, (parent, args) in process_table().items()}
-
-
-def descendants_of(root: int, table: dict[int, tuple[int, bytes]]) -> set[int]:
-    return descendants({root}, table) - {root}
-
-
-def memory_kb(pid: int) -> tuple[int, int, int]:
-    """(PSS, RSS, USS) in kB of one process; zeros if it is gone."""
-    fields = {}
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            name, _, rest = line.partition(":")
-            if name in ("Pss", "Rss", "Private_Clean", "Private_Dirty"):
-                fields[name] = int(rest.split()[0])
-    except (OSError, ValueError, IndexError):
-        return 0, 0, 0
-    return (fields.get("Pss", 0), fields.get("Rss", 0),
-            fields.get("Private_Clean", 0) + fields.get("Private_Dirty", 0))
-
-
-def cpu_s(pid: int) -> float:
-    """CPU seconds of a process, its reaped children's included (utime+stime+cutime+cstime)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-
-def is_chromium(cmdline: bytes) -> bool:
-    exe = cmdline.split(b"\0", 1)[0].lower()
-    return b"chrom" in exe
-
-
-def memory_sample(pool) -> dict:
-    """Memory of this process, its Playwright driver and its browsers (kB)."""
-    from designrl.render.chromium import browser_pids
-
-    me = os.getpid()
-    table = _table()
-    tree = descendants_of(me, table)
-    browsers: set[int] = set()
-    for handle in list(pool._handles):
-        if handle.marker:
-            browsers |= set(browser_pids(handle.marker))
-    parts = {"worker": {me}, "driver": set(), "browser": set(), "other": set()}
-    for pid in tree:
-        cmd = table[pid][1]
-        if pid in browsers:
-            parts["browser"].add(pid)
-        elif b"playwright" in cmd or cmd.split(b"\0", 1)[0].endswith(b"node"):
-            parts["driver"].add(pid)
-        else:
-            parts["other"].add(pid)  # e.g. a browser of an old marker not yet reaped
-    parts["browser"] |= browsers - tree  # counted even if not under our tree
-    out = {"processes": sum(len(p) for p in parts.values())}
-    totals = {"pss": 0, "rss": 0, "uss": 0}
-    for name, pids in parts.items():
-        sums = {"pss": 0, "rss": 0, "uss": 0}
-        for pid in pids:
-            for key, value in zip(("pss", "rss", "uss"), memory_kb(pid), strict=True):
-                sums[key] += value
-        for key, value in sums.items():
-            out[f"{name}_{key}_kb"] = value
-            totals[key] += value
-    out["browser_processes"] = len(parts["browser"])
-    out["stray_chromium"] = sum(is_chromium(table[p][1]) for p in parts["other"])
-    out.update({f"{key}_kb": value for key, value in totals.items()})
-    out["cpu_s"] = sum(cpu_s(pid) for pid in tree | {me})
-    out["load1"] = os.getloadavg()[0]
-    return out
-
-
-def leftovers(markers: set[str], group_tag: str | None, before: set[int]) -> dict:
-    """Processes of ours still alive after the pool closed, and new Chromium elsewhere."""
-    me = os.getpid()
-    table = _table()
-    tree = descendants_of(me, table)
-    with_marker = {pid for pid, (_, cmd) in table.items()
-                   if any(m.encode() in cmd for m in markers)}
-    in_group = set()
-    if group_tag:
-        for pid in table:
-            try:
-                if group_tag in Path(f"/proc/{pid}/cgroup").read_text():
-                    in_group.add(pid)
-            except OSError:
-                pass
-    ours = tree | with_marker | in_group
-    others = {pid for pid, (_, cmd) in table.items()
-              if is_chromium(cmd) and pid not in before and pid not in ours}
-    # An orphan of ours would have been reparented; show where the others hang from.
-    return {
-        "ours": sorted(ours),
-        "ours_detail": {str(pid): table[pid][1].replace(b"\0", b" ")[:200].decode(errors="replace")
-                        for pid in sorted(ours) if pid in table},
-        "in_tree": len(tree), "with_marker": len(with_marker), "in_memory_group": len(in_group),
-        "new_chromium_elsewhere": len(others),
-        "new_chromium_elsewhere_parents": sorted({table[p][0] for p in others})[:20],
-    }
-
-
 # The soak
 
 
@@ -328,14 +225,14 @@ def run(args: argparse.Namespace) -> dict:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from designrl.rollout.browser import DEFAULT_POOL, close_process_runner, process_runner
+    from designrl.rollout.browser import DEFAULT_POOL, process_runner
 
     html, svg = load_benign()
     schedule = period_schedule(html, svg)
     warmup, window = args.warmup, args.window
     if args.renders < warmup + 2 * window:
         raise SystemExit(f"--renders must be at least warm-up + 2 windows ({warmup + 2 * window})")
-    before = {pid for pid, (_, cmd) in _table().items() if is_chromium(cmd)}
+    before = {pid for pid, (_, cmd) in process_commands().items() if is_chromium(cmd)}
 
     started = time.perf_counter()
     runner = process_runner()  # the worker process's own pool, as an episode starts it
@@ -356,29 +253,15 @@ def run(args: argparse.Namespace) -> dict:
     stats_out = {k: getattr(stats, k) for k in ("renders", "failures", "context_recycles",
                                                "browser_launches", "browser_kills",
                                                "infra_retries")}
-    t_close = time.perf_counter()
-    close_process_runner()
-    close_s = time.perf_counter() - t_close
-    left = leftovers(data["markers"], group_tag, before)
-    deadline = time.monotonic() + 10.0  # a process being reaped may take a moment
-    while left["ours"] and time.monotonic() < deadline:
-        time.sleep(0.5)
-        left = leftovers(data["markers"], group_tag, before)
+    close_s, left = close_and_find_leftovers(data["markers"], group_tag, before)
 
     n = args.renders
     done_at, samples = data["done_at"], data["samples"]
-    first, last = (warmup, warmup + window), (n - window, n)
-    rate_start, rate_end = window_rate(done_at, *first), window_rate(done_at, *last)
-    memory = {}
-    for key in ("rss_kb", "uss_kb", "pss_kb", *(f"{part}_{m}_kb" for m in ("rss", "uss", "pss")
-                                                for part in ("worker", "driver", "browser"))):
-        start, end = window_memory(samples, *first, key), window_memory(samples, *last, key)
-        memory[key] = {"start": start, "end": end, "ratio": end / start if start else None}
+    memory, throughput = compare_windows(samples, done_at, n, warmup, window)
     at_warmup = next((s for s in samples if s["renders"] >= warmup), None)
     at_end = samples[-1]
     rss_ratio = memory["rss_kb"]["ratio"]
-    rate_ratio = rate_end / rate_start
-    cpu_start, cpu_end = window_cpu(samples, *first), window_cpu(samples, *last)
+    rate_ratio = throughput["ratio"]
     checks = {
         "memory": {"ratio": rss_ratio, "bound": 1 + RSS_BOUND, "measure": "RSS",
                    "pass": rss_ratio is not None and rss_ratio <= 1 + RSS_BOUND},
@@ -396,13 +279,7 @@ def run(args: argparse.Namespace) -> dict:
                 "per_period": dict(Counter(kind for kind, _, _ in schedule)),
                 "hostile": list(HOSTILE)},
         "startup_s": startup_s, "elapsed_s": data["elapsed_s"], "close_s": close_s,
-        "throughput": {"start_renders_per_s": rate_start, "end_renders_per_s": rate_end,
-                       "ratio": rate_ratio, "overall_renders_per_s": n / done_at[-1],
-                       "cpu_start": cpu_start, "cpu_end": cpu_end,
-                       "cpu_per_render_ratio":
-                           cpu_end["cpu_s_per_render"] / cpu_start["cpu_s_per_render"]
-                           if cpu_start["cpu_s_per_render"] and cpu_end["cpu_s_per_render"]
-                           else None},
+        "throughput": throughput,
         "memory_kb": memory,
         "memory_points_kb": {"after_warmup": at_warmup, "end": at_end},
         "checks": checks,
@@ -422,6 +299,45 @@ def run(args: argparse.Namespace) -> dict:
                     for s in samples],
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
     }
+
+
+def close_and_find_leftovers(markers: set[str], group_tag: str | None,
+                             before: set[int]) -> tuple[float, dict]:
+    """Close the worker's pool; (seconds it took, ``leftovers`` once any process being
+    reaped has had up to 10 s to go)."""
+    from designrl.rollout.browser import close_process_runner
+
+    t_close = time.perf_counter()
+    close_process_runner()
+    close_s = time.perf_counter() - t_close
+    left = leftovers(markers, group_tag, before)
+    deadline = time.monotonic() + 10.0  # a process being reaped may take a moment
+    while left["ours"] and time.monotonic() < deadline:
+        time.sleep(0.5)
+        left = leftovers(markers, group_tag, before)
+    return close_s, left
+
+
+def compare_windows(samples: list[dict], done_at: list[float], n: int, warmup: int,
+                    window: int) -> tuple[dict, dict]:
+    """(memory, throughput): the first window after warm-up against the last one."""
+    first, last = (warmup, warmup + window), (n - window, n)
+    rate_start, rate_end = window_rate(done_at, *first), window_rate(done_at, *last)
+    memory = {}
+    for key in ("rss_kb", "uss_kb", "pss_kb", *(f"{part}_{m}_kb" for m in ("rss", "uss", "pss")
+                                                for part in ("worker", "driver", "browser"))):
+        start, end = window_memory(samples, *first, key), window_memory(samples, *last, key)
+        memory[key] = {"start": start, "end": end, "ratio": end / start if start else None}
+    cpu_start, cpu_end = window_cpu(samples, *first), window_cpu(samples, *last)
+    throughput = {
+        "start_renders_per_s": rate_start, "end_renders_per_s": rate_end,
+        "ratio": rate_end / rate_start, "overall_renders_per_s": n / done_at[-1],
+        "cpu_start": cpu_start, "cpu_end": cpu_end,
+        "cpu_per_render_ratio":
+            cpu_end["cpu_s_per_render"] / cpu_start["cpu_s_per_render"]
+            if cpu_start["cpu_s_per_render"] and cpu_end["cpu_s_per_render"] else None,
+    }
+    return memory, throughput
 
 
 def print_report(results: dict) -> None:

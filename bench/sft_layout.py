@@ -55,7 +55,7 @@ def write_expert_data(path: Path, seeds: list[int], workers: int, style: str,
                            path)
 
 
-def main(argv: list[str] | None = None) -> int:
+def make_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("out/sft-layout"))
     parser.add_argument("--train-seeds", type=_ints, default=list(range(30)))
@@ -78,26 +78,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, default=None)
     parser.add_argument("--batch-size", type=int, default=None)
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
 
-    from rich.console import Console
-    from rich.table import Table
 
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    report, results, stages = run_workflow(args)
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    print_table(args, report, results, stages)
+    return 0
+
+
+def run_workflow(args: argparse.Namespace) -> tuple[dict, dict[str, dict], dict]:
+    """Build, evaluate, fine-tune (and DAgger), validate and pick a model; writes and
+    returns the report, with every stage's evaluation and the validation runs."""
     from designrl.inference.transformers_backend import TransformersBackend
     from designrl.learner.dagger import (
         best_model,
         dagger_rounds,
         round_settings,
         seed_blocks,
-        validate,
     )
     from designrl.learner.evaluate import evaluate_layout
-    from designrl.learner.sft import SFTSettings, losses, train_sft
+    from designrl.learner.sft import losses, train_sft
     from designrl.models.tiny import build_tiny_model
 
-    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate,
-                 "batch_size": args.batch_size, "seed": args.seed}
-    settings = SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
+    settings = sft_settings(args)
     blocks = seed_blocks(args.train_seeds, args.dagger_rounds, args.dagger_seeds)
     seconds: dict[str, float] = {}
     results: dict[str, dict] = {}
@@ -137,11 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             candidates[f"dagger {number}"] = run.model
             evaluate(f"dagger {number}", run.model)
             mark = time.perf_counter()
-        stages = {}  # stage: Played, each model on the same validation seeds
+        stages = validate_candidates(args, candidates, blocks[-1]) if blocks else {}
         if blocks:
-            stages = {stage: validate(path, GENERATED_TASK_IDS, blocks[-1],
-                                      style=args.prompt_style, step_limit=args.step_limit)
-                      for stage, path in candidates.items()}
             seconds["validate"] = time.perf_counter() - mark
         kept = best_model(list(stages.values())) if stages else None
         chosen = next((stage for stage, run in stages.items() if run is kept), "sft")
@@ -164,9 +169,36 @@ def main(argv: list[str] | None = None) -> int:
                  for name, r in results.items()},
               "rows": {name: r["rows"] for name, r in results.items()}}
     (args.out / "results.json").write_text(json.dumps(report, indent=1))
-    if args.json:
-        print(json.dumps(report, indent=1))
-        return 0
+    return report, results, stages
+
+
+def sft_settings(args: argparse.Namespace):
+    """``SFTSettings``' defaults with the options given on the command line."""
+    from designrl.learner.sft import SFTSettings
+
+    overrides = {"epochs": args.epochs, "learning_rate": args.learning_rate,
+                 "batch_size": args.batch_size, "seed": args.seed}
+    return SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def validate_candidates(args: argparse.Namespace, candidates: dict[str, Path],
+                        seeds: list[int]) -> dict:
+    """stage: Played, each candidate model on the same validation seeds."""
+    from designrl.learner.dagger import validate
+
+    return {stage: validate(path, GENERATED_TASK_IDS, seeds, style=args.prompt_style,
+                            step_limit=args.step_limit)
+            for stage, path in candidates.items()}
+
+
+def print_table(args: argparse.Namespace, report: dict, results: dict[str, dict],
+                stages: dict) -> None:
+    """Each stage's figures side by side, the kept model's ratio to base, and wall times."""
+    from rich.console import Console
+    from rich.table import Table
+
+    examples, chosen, seconds = report["examples"], report["chosen"], report["seconds"]
+    final = results[chosen]
     console = Console(width=None if sys.stdout.isatty() else 160)
     more = ", +".join(str(n) for n in report["dagger_examples"])
     dagger = f", then DAgger (+{more} examples)" if more else ""
@@ -191,11 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{stages[stage].rejected_rate:.1%}" if stage in stages else "-"
         for stage in list(results)[1:]), "")
     console.print(table)
-    if loss:
-        console.print(f"train loss {loss[0]:.3f} -> {loss[-1]:.3f}")
+    if report["loss_first"] is not None:
+        console.print(f"train loss {report['loss_first']:.3f} -> {report['loss_last']:.3f}")
     console.print("wall time: " + ", ".join(f"{k} {v:.0f} s" for k, v in seconds.items()))
-    console.print(f"kept model ({chosen}): {model}")
-    return 0
+    console.print(f"kept model ({chosen}): {report['model']}")
 
 
 if __name__ == "__main__":

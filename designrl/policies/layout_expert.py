@@ -34,8 +34,9 @@ from designrl.tasks.layout.default_profile import (
     DefaultEpisode,
     brief_fit_batch,
 )
-from designrl.tasks.layout.designgym import parse_action_lenient
-from designrl.tasks.layout.metrics import LayoutView, hard_violation_of_view, task_info
+from designrl.tasks.layout.designgym_actions import parse_action_lenient
+from designrl.tasks.layout.layout_view import LayoutView, task_info
+from designrl.tasks.layout.metrics import hard_violation_of_view
 from designrl.tasks.layout.scorer import BatchScorer
 from designrl.tasks.layout.spec import Layout, TaskSpec
 
@@ -162,19 +163,34 @@ def _brief_targets(episode, task: TaskSpec, designgym: bool) -> list[tuple]:
 
 def candidate_actions(task: TaskSpec, episode, targets: list[tuple]) -> list[dict[str, Any]]:
     """Every action the expert considers from the current layout, in a fixed order."""
-    out: list[dict[str, Any]] = []
+    return [*_moves_to_targets(episode, targets), *_nudges(task), *_resizes_and_promotions(task),
+            *_alignments(task), *_group_actions(task), *_region_and_snap_actions(task, episode),
+            *({"action_type": "apply_template", "template_id": t} for t in task.templates)]
+
+
+def _moves_to_targets(episode, targets: list[tuple]) -> list[dict[str, Any]]:
+    """One move per required element straight to its target centre (clamped to a canvas)."""
+    out = []
     boxes = {e.id: e.bbox for e in episode.layout.elements}
-    movable = [s.id for s in task.elements if s.movable]
     for element_id, target in targets:
         if target is not None and element_id in boxes:
             x, y, w, h = boxes[element_id]
             dx = max(-1.0, min(1.0, target[0] - (x + w / 2)))
             dy = max(-1.0, min(1.0, target[1] - (y + h / 2)))
             out.append({"action_type": "move", "element_id": element_id, "dx": dx, "dy": dy})
-    for element_id in movable:
-        for d in MOVE_STEPS:
-            for dx, dy in ((d, 0.0), (-d, 0.0), (0.0, d), (0.0, -d)):
-                out.append({"action_type": "move", "element_id": element_id, "dx": dx, "dy": dy})
+    return out
+
+
+def _nudges(task: TaskSpec) -> list[dict[str, Any]]:
+    """Moves of every movable element by each of ``MOVE_STEPS`` in the four directions."""
+    return [{"action_type": "move", "element_id": s.id, "dx": dx, "dy": dy}
+            for s in task.elements if s.movable
+            for d in MOVE_STEPS
+            for dx, dy in ((d, 0.0), (-d, 0.0), (0.0, d), (0.0, -d))]
+
+
+def _resizes_and_promotions(task: TaskSpec) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for spec in task.elements:
         if not spec.resizable:
             continue
@@ -183,17 +199,30 @@ def candidate_actions(task: TaskSpec, episode, targets: list[tuple]) -> list[dic
                         "anchor": "center"})
         for strength in (0.03, 0.06):
             out.append({"action_type": "promote", "element_id": spec.id, "strength": strength})
+    return out
+
+
+def _groups(task: TaskSpec) -> dict[str, list[str]]:
+    """Element ids by group, groups in order of first appearance."""
     groups: dict[str, list[str]] = {}
     for spec in task.elements:
         groups.setdefault(spec.group, []).append(spec.id)
-    sets = [ids for ids in groups.values() if len(ids) >= 2]
+    return groups
+
+
+def _alignments(task: TaskSpec) -> list[dict[str, Any]]:
+    """Every ``ALIGN_MODES`` alignment of each group of two or more, then of each pair."""
+    sets = [ids for ids in _groups(task).values() if len(ids) >= 2]
     ids = [s.id for s in task.elements]
     sets += [[a, b] for i, a in enumerate(ids) for b in ids[i + 1:]]
-    for members in sets:
-        for axis, mode in ALIGN_MODES:
-            out.append({"action_type": "align", "element_ids": members, "axis": axis,
-                        "mode": mode})
-    for group, members in groups.items():
+    return [{"action_type": "align", "element_ids": members, "axis": axis, "mode": mode}
+            for members in sets for axis, mode in ALIGN_MODES]
+
+
+def _group_actions(task: TaskSpec) -> list[dict[str, Any]]:
+    """Distributions of groups of three or more, reflows of groups of two or more."""
+    out: list[dict[str, Any]] = []
+    for group, members in _groups(task).items():
         if len(members) >= 3:
             for axis in ("x", "y"):
                 out.append({"action_type": "distribute", "element_ids": members, "axis": axis})
@@ -201,6 +230,12 @@ def candidate_actions(task: TaskSpec, episode, targets: list[tuple]) -> list[dic
             for pattern in ("stack", "row", "grid2", "sidebar"):
                 out.append({"action_type": "reflow_group", "group_id": group,
                             "pattern": pattern})
+    return out
+
+
+def _region_and_snap_actions(task: TaskSpec, episode) -> list[dict[str, Any]]:
+    """Per element: anchoring to its required and intended regions, then snapping."""
+    out: list[dict[str, Any]] = []
     required = episode.brief.required_regions
     for spec in task.elements:
         regions = {required.get(spec.id), task.intent_regions.get(spec.id)} - {None}
@@ -210,8 +245,6 @@ def candidate_actions(task: TaskSpec, episode, targets: list[tuple]) -> list[dic
                             "region_id": region, "mode": mode})
         for grid in (12, 24):
             out.append({"action_type": "snap", "element_id": spec.id, "grid": grid})
-    for template in task.templates:
-        out.append({"action_type": "apply_template", "template_id": template})
     return out
 
 

@@ -24,67 +24,42 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from designrl.render.assets import AssetStore
+from designrl.render.browsers import LAUNCH_TIMEOUT_S, BrowserHandle, launch_browser
 from designrl.render.capture import CaptureLimits, capture_page, result_from_events
-from designrl.render.chromium import (
-    IGNORED_PLAYWRIGHT_ARGS,
-    find_chromium,
-    kill_browser,
-    launch_args,
-    new_marker,
-    own_sandbox_possible,
-)
-from designrl.render.dom import LOADED_JS, MAX_ELEMENTS
+from designrl.render.chromium import find_chromium, kill_browser, own_sandbox_possible
+from designrl.render.dom import MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
+from designrl.render.job_deadline import JobAborted, run_job
 from designrl.render.memory_cap import DEFAULT_MEMORY_CAP_MB, MemoryCap
 from designrl.render.netns import NetworkIsolation
 from designrl.render.preferences import ChromiumPreferences
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, Slot
-from designrl.render.types import BrowserLost, InfrastructureError, RenderResult, over_cap
+from designrl.render.types import (
+    BrowserLost,
+    InfrastructureError,
+    PoolStats,
+    RenderResult,
+    check_input,
+    over_cap,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Mapping
 
-    from playwright.async_api import Browser, Playwright
+    from playwright.async_api import Playwright
 
 log = logging.getLogger(__name__)
 
-LAUNCH_TIMEOUT_S = 30.0
 PREPARE_TIMEOUT_S = 10.0  # opening a context (or launching a browser) that takes longer is hung
 T = TypeVar("T")
 
-
-class JobAborted(Exception):
-    """The page did something that ends its job at once (dialog flood, crash)."""
-
-
-@dataclass
-class PoolStats:
-    renders: int = 0
-    failures: int = 0
-    context_recycles: int = 0
-    browser_launches: int = 0
-    browser_kills: int = 0
-    infra_retries: int = 0  # jobs run again because their browser was lost under them
-
-
-@dataclass
-class _BrowserHandle:
-    index: int
-    browser: Browser | None = None
-    marker: str = ""
-    generation: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    @property
-    def alive(self) -> bool:
-        return self.browser is not None and self.browser.is_connected()
+__all__ = ["BrowserPool", "JobAborted", "PoolStats"]
 
 
 class BrowserPool:
@@ -150,9 +125,9 @@ class BrowserPool:
         self.chromium_sandbox = False  # Chromium's own sandbox, on where it can be (start)
         self.stats = PoolStats()
         self._pw: Playwright | None = None
-        self._handles: list[_BrowserHandle] = []
+        self._handles: list[BrowserHandle] = []
         self._slots: list[Slot] = []
-        self._owner: dict[int, _BrowserHandle] = {}
+        self._owner: dict[int, BrowserHandle] = {}
         self._idle: asyncio.Queue[Slot] | None = None
 
     @property
@@ -180,7 +155,7 @@ class BrowserPool:
                  self.network.mode, "on" if self.chromium_sandbox else "off (running as root)")
         self._pw = await async_playwright().start()
         try:
-            self._handles = [_BrowserHandle(i) for i in range(self.browsers)]
+            self._handles = [BrowserHandle(i) for i in range(self.browsers)]
             await asyncio.gather(*(self._launch(h) for h in self._handles))
             self._idle = asyncio.Queue()
             for handle in self._handles:
@@ -232,7 +207,7 @@ class BrowserPool:
     ) -> RenderResult:
         """Render one page: the page's failures (timeout, crash, caps) come back as a
         result; a browser lost on every try raises ``InfrastructureError``."""
-        text, error = self._check_input(html)
+        text, error = check_input(html, self.max_input_bytes)
         if error is not None:
             return RenderResult.failure(error)
         started = time.monotonic()
@@ -278,7 +253,7 @@ class BrowserPool:
     ) -> RenderResult:
         job = await self._begin(slot, html, viewport)
         try:
-            result = await self._run_job(job, self._load_and_capture(slot, job, full_page))
+            result = await run_job(job, self._load_and_capture(slot, job, full_page), self.timeout_s)
         except Exception as exc:
             result = result_from_events(job.events, **self._failure(slot, job, exc))
         if not result.ok:
@@ -295,28 +270,6 @@ class BrowserPool:
         slot.poisoned = True
         reason = error_text(cause) if cause is not None else "the browser was relaunched"
         raise BrowserLost(f"browser_crashed: {reason}") from cause
-
-    async def _run_job(self, job: Job, work):
-        """Run ``work`` under the job deadline; end it early when the page aborts the job."""
-        task = asyncio.ensure_future(work)
-        stop = asyncio.ensure_future(job.aborted.wait())
-        try:
-            done, _ = await asyncio.wait(
-                {task, stop}, timeout=self.timeout_s, return_when=asyncio.FIRST_COMPLETED
-            )
-        finally:
-            stop.cancel()
-            if not task.done():
-                task.cancel()
-        if task in done:
-            return task.result()
-        try:
-            await task
-        except BaseException:  # cancelled, or failed on the way out: the job is over either way
-            pass
-        if job.abort_reason is not None:
-            raise JobAborted(job.abort_reason)
-        raise TimeoutError(f"page did not render within {self.timeout_s:g}s")
 
     async def _begin(self, slot: Slot, html: str, viewport: tuple[int, int] | None,
                      *, driven: bool = False) -> Job:
@@ -351,16 +304,8 @@ class BrowserPool:
             slot.page, slot.cdp, job.events, self.limits, full_page=full_page, world=world
         )
 
-    async def _load(self, slot: Slot) -> IsolatedWorld:
-        """Wait until the job's document has loaded; returns a measuring world.
-
-        "Loaded" is ``document.readyState == 'complete'`` rather than the load event,
-        which never fires when the page starts a (blocked) navigation while loading.
-        """
-        assert slot.cdp is not None
-        world = await IsolatedWorld.create(slot.cdp, slot.frame_id)
-        await world.call(LOADED_JS)
-        return world
+    def _check_input(self, html: str | bytes) -> tuple[str, str | None]:
+        return check_input(html, self.max_input_bytes)
 
     def _failure(self, slot: Slot, job: Job, exc: BaseException) -> dict:
         """Why the job failed, as ``RenderResult`` fields; ``BrowserLost`` if it failed
@@ -378,21 +323,6 @@ class BrowserPool:
         if job.events.crashed:
             return {"error": "page_crashed"}
         return {"error": f"render_failed: {error_text(exc)}"}
-
-    def _check_input(self, html: str | bytes) -> tuple[str, str | None]:
-        if isinstance(html, bytes):
-            if len(html) > self.max_input_bytes:
-                return "", "input_too_large"
-            html = html.decode("utf-8", errors="replace")
-        if not isinstance(html, str):
-            return "", "input_not_text"
-        # Characters are at most 4 bytes: only encode when the length alone is not decisive.
-        if len(html) > self.max_input_bytes or (
-            4 * len(html) > self.max_input_bytes
-            and len(html.encode("utf-8", errors="surrogatepass")) > self.max_input_bytes
-        ):
-            return "", "input_too_large"
-        return html, None
 
     # Slots and browsers
 
@@ -443,43 +373,17 @@ class BrowserPool:
             slot.context = slot.page = slot.cdp = None
             await asyncio.wait_for(self._prepare(slot), LAUNCH_TIMEOUT_S)
 
-    async def _launch(self, handle: _BrowserHandle) -> None:
+    async def _launch(self, handle: BrowserHandle) -> None:
         assert self._pw is not None
-        if handle.marker:
-            kill_browser(handle.marker)  # leftovers of a crashed or hung predecessor
-        handle.marker = new_marker()
         if self.memory_cap is None and self.memory_cap_mb:
             self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
-        # Each wrapper execs the next: memory group, network namespace, preferences, Chromium.
-        cap, executable = self.memory_cap, self.executable_path
-        if self.preferences is not None:
-            executable = self.preferences.executable(executable)
-        if self.network is not None:
-            executable = self.network.executable(executable)
-        options = {
-            "executable_path": cap.executable(str(handle.index), executable) if cap else executable,
-            "args": launch_args(handle.marker) + (cap.chromium_args() if cap else []),
-            "headless": True,
-            "timeout": LAUNCH_TIMEOUT_S * 1000,
-            "handle_sigint": False,
-            "handle_sigterm": False,
-            "handle_sighup": False,
-            "ignore_default_args": IGNORED_PLAYWRIGHT_ARGS,
-        }
-        try:
-            handle.browser = await self._pw.chromium.launch(
-                chromium_sandbox=self.chromium_sandbox, **options)
-        except Exception as exc:
-            if not self.chromium_sandbox:
-                raise
-            log.warning("Chromium would not start with its own sandbox (%s); going on "
-                        "without it", error_text(exc)[:300])
-            self.chromium_sandbox = False
-            handle.browser = await self._pw.chromium.launch(chromium_sandbox=False, **options)
-        handle.generation += 1
+        wrappers = [w for w in (self.preferences, self.network) if w is not None]
+        self.chromium_sandbox = await launch_browser(
+            self._pw, handle, self.executable_path, wrappers, self.memory_cap,
+            self.chromium_sandbox)
         self.stats.browser_launches += 1
 
-    async def _kill(self, handle: _BrowserHandle) -> None:
+    async def _kill(self, handle: BrowserHandle) -> None:
         """A browser that does not answer: kill its processes; the next job relaunches it."""
         log.warning("killing unresponsive browser %d", handle.index)
         kill_browser(handle.marker)

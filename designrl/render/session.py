@@ -25,9 +25,11 @@ from designrl.render.capture import (
     renderer_nodes,
     result_from_events,
 )
-from designrl.render.dom import SETTLE_JS
+from designrl.render.dom import LOADED_JS, SETTLE_JS
 from designrl.render.events import PageEvents
-from designrl.render.types import BrowserLost, RenderResult, over_cap
+from designrl.render.isolated import IsolatedWorld
+from designrl.render.job_deadline import run_job
+from designrl.render.types import BrowserLost, RenderResult, check_input, over_cap
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
@@ -70,7 +72,7 @@ class PageSession:
 
     async def __aenter__(self) -> Page:
         pool = self._pool
-        text, error = pool._check_input(self._html)
+        text, error = check_input(self._html, pool.max_input_bytes)
         if error is not None:
             raise RenderError(RenderResult.failure(error))
         slot = await pool._acquire()
@@ -81,7 +83,7 @@ class PageSession:
             await self._end()
             raise
         try:
-            nodes = await pool._run_job(job, self._load(slot, job))
+            nodes = await run_job(job, self._load(slot, job), pool.timeout_s)
         except Exception as exc:
             try:
                 result = result_from_events(job.events, **pool._failure(slot, job, exc))
@@ -98,7 +100,7 @@ class PageSession:
         """Load, count nodes, and (under the cap) let fonts and two frames settle."""
         assert slot.cdp is not None
         cap = self._pool.limits.max_dom_nodes
-        world = await self._pool._load(slot)
+        world = await loaded_world(slot)
         nodes = await count_nodes(world, cap)
         if nodes <= cap:
             nodes = await renderer_nodes(slot.cdp, cap) or nodes
@@ -125,7 +127,7 @@ class PageSession:
         work = capture_page(slot.page, slot.cdp, job.events, self._pool.limits,
                             full_page=full_page)
         try:
-            result = await self._pool._run_job(job, work)
+            result = await run_job(job, work, self._pool.timeout_s)
         except Exception as exc:
             result = result_from_events(job.events, **self._pool._failure(slot, job, exc))
         result.seconds = time.monotonic() - started
@@ -137,3 +139,15 @@ class PageSession:
             return
         slot.renders += 1
         await self._pool._release(slot)
+
+
+async def loaded_world(slot: Slot) -> IsolatedWorld:
+    """Wait until the job's document has loaded; returns a measuring world.
+
+    "Loaded" is ``document.readyState == 'complete'`` rather than the load event,
+    which never fires when the page starts a (blocked) navigation while loading.
+    """
+    assert slot.cdp is not None
+    world = await IsolatedWorld.create(slot.cdp, slot.frame_id)
+    await world.call(LOADED_JS)
+    return world

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from designrl.render.pool import BrowserPool
-from designrl.render.types import RenderResult
+from designrl.render.types import RenderResult, check_input
 
 
 def render_html(html: str | bytes, *, full_page: bool = True, **pool_kwargs) -> RenderResult:
@@ -18,7 +18,7 @@ def render_html(html: str | bytes, *, full_page: bool = True, **pool_kwargs) -> 
 
     async def _one() -> RenderResult:
         pool = BrowserPool(**pool_kwargs)
-        _, error = pool._check_input(html)
+        _, error = check_input(html, pool.max_input_bytes)
         if error is not None:  # no browser for input we would refuse anyway
             return RenderResult.failure(error)
         async with pool:

@@ -115,3 +115,31 @@ class RenderResult:
     @classmethod
     def failure(cls, error: str, *, seconds: float = 0.0, timed_out: bool = False) -> RenderResult:
         return cls(error=error, seconds=seconds, timed_out=timed_out)
+
+
+@dataclass
+class PoolStats:
+    renders: int = 0
+    failures: int = 0
+    context_recycles: int = 0
+    browser_launches: int = 0
+    browser_kills: int = 0
+    infra_retries: int = 0  # jobs run again because their browser was lost under them
+
+
+def check_input(html: str | bytes, max_input_bytes: int) -> tuple[str, str | None]:
+    """``(text, None)`` for a page the pool may render, else ``("", error)``:
+    ``input_too_large`` over ``max_input_bytes`` of UTF-8, ``input_not_text``."""
+    if isinstance(html, bytes):
+        if len(html) > max_input_bytes:
+            return "", "input_too_large"
+        html = html.decode("utf-8", errors="replace")
+    if not isinstance(html, str):
+        return "", "input_not_text"
+    # Characters are at most 4 bytes: only encode when the length alone is not decisive.
+    if len(html) > max_input_bytes or (
+        4 * len(html) > max_input_bytes
+        and len(html.encode("utf-8", errors="surrogatepass")) > max_input_bytes
+    ):
+        return "", "input_too_large"
+    return html, None

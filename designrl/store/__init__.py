@@ -4,8 +4,9 @@
     upgrade(url)                                   # create or migrate the tables
     Session = make_sessionmaker(make_engine(url))  # Postgres in the stack, SQLite embedded
 
-``jobs`` holds every function that writes jobs and episodes, and the reads the services
-make of them (a service writes no query of its own); ``ping`` is the readiness probe.
+``jobs`` holds every function that writes jobs and episodes (and lists them), ``reads``
+the other reads the services make of them (a service writes no query of its own);
+``ping`` is the readiness probe.
 Nothing connects at import time.
 """
 

@@ -7,7 +7,7 @@ foreign keys on and a busy timeout (several worker processes may write at once).
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
@@ -58,6 +58,13 @@ def _sqlite_pragmas(connection, _record) -> None:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+@cache
+def shared_sessionmaker(url: str) -> sessionmaker[Session]:
+    """One sessionmaker (and engine) per URL for this process, made on first use: for code
+    that opens the same database once per episode (the bench and its worker processes)."""
+    return make_sessionmaker(make_engine(url))
 
 
 def ping(session: Session) -> None:

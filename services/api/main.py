@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from functools import partial
 from http import HTTPStatus
 
 from fastapi import FastAPI, Request
@@ -38,6 +39,7 @@ from services.api.errors import validation_reply
 from services.api.routers import episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
+from services.body_limit import BodyLimit
 from services.docs_pages import add_docs
 
 log = logging.getLogger(__name__)
@@ -153,18 +155,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
 def _add_middleware(app: FastAPI, settings: ApiSettings) -> None:
     @app.middleware("http")
-    async def limits_and_metrics(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length is None and "chunked" in request.headers.get("transfer-encoding", ""):
-            return JSONResponse(status_code=411, content={
-                "error": "length_required", "message": "send a Content-Length"})
-        limit, what = settings.max_body_bytes, "request bodies"
-        if request.method == "POST" and request.url.path == predictions.PATH:
-            limit, what = settings.max_prediction_set_bytes, "prediction sets"
-        if length is not None and (not length.isdigit() or int(length) > limit):
-            return JSONResponse(status_code=413, content={
-                "error": "payload_too_large",
-                "message": f"{what} are limited to {limit} bytes"})
+    async def count_requests(request: Request, call_next):
         started = time.perf_counter()
         response = await call_next(request)
         route = request.scope.get("route")
@@ -172,6 +163,16 @@ def _add_middleware(app: FastAPI, settings: ApiSettings) -> None:
         metrics.HTTP_REQUESTS.labels(request.method, path, str(response.status_code)).inc()
         metrics.HTTP_SECONDS.labels(request.method, path).observe(time.perf_counter() - started)
         return response
+
+    # outside the counting: a refused body never reaches a route (as before, not counted)
+    app.add_middleware(BodyLimit, limit_for=partial(_body_limit, settings), require_length=True)
+
+
+def _body_limit(settings: ApiSettings, method: str, path: str) -> tuple[int, str]:
+    """The body limit of a request (read per request: settings may change at run time)."""
+    if method == "POST" and path == predictions.PATH:
+        return settings.max_prediction_set_bytes, "prediction sets"
+    return settings.max_body_bytes, "request bodies"
 
 
 def __getattr__(name: str):

@@ -44,7 +44,7 @@ class StoreCollector:
         episodes = GaugeMetricFamily("designrl_episodes", "Episodes by status",
                                      labels=["status"])
         try:
-            from designrl.store.jobs import episode_status_counts
+            from designrl.store.reads import episode_status_counts
 
             with state.sessions() as session:
                 for status_, count in episode_status_counts(session).items():

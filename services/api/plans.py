@@ -18,7 +18,7 @@ from designrl.store.jobs import EpisodePlan
 from designrl.store.models import ApiKey
 from designrl.store.predictions import prediction_set_owner
 from designrl.tasks import FAMILIES, TASKS, load_items
-from services.api.schemas import (
+from services.api.job_requests import (
     BenchmarkJobRequest,
     ItemRange,
     RolloutJobRequest,

@@ -26,8 +26,8 @@ from redis.exceptions import RedisError
 from sqlalchemy.orm import Session, sessionmaker
 
 from designrl.rollout.live import read_live_steps
-from designrl.store.jobs import steps_after
 from designrl.store.models import FINISHED, Episode
+from designrl.store.reads import steps_after
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 from services.api.views import episode_detail, episode_out, step_out
 

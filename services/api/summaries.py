@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 
 from sqlalchemy.orm import Session
 
-from designrl.store.jobs import (
+from designrl.store.reads import (
     SUMMARY_COLUMNS,
     completed_episode_rows,
     completed_reward_components,

@@ -11,19 +11,21 @@ from designrl.store import ping
 from designrl.store.jobs import (
     EpisodePlan,
     claim_episode,
+    create_job,
+    finish_episode,
+    list_episodes,
+)
+from designrl.store.predictions import create_prediction_set, prediction_set_owner
+from designrl.store.reads import (
     completed_episode_rows,
     completed_reward_components,
-    create_job,
     episode_ids,
     episode_status_counts,
-    finish_episode,
     latest_finished_episode,
-    list_episodes,
     only_episode,
     step_scores,
     steps_after,
 )
-from designrl.store.predictions import create_prediction_set, prediction_set_owner
 
 
 def plan(item: str = "1000", policy: str = "expert", profile: str | None = "default",

@@ -241,20 +241,34 @@ class Plan:
                     if palette.any_of:
                         break
                     continue
-                free = [g for g in self.groups if g.color is None]
-                free.sort(key=lambda g: g.kind == "text")
-                if free:
-                    free[0].color = spec
-                else:
-                    outlined = [g for g in self.groups
-                                if g.stroke is None and g.kind not in UNFILLED]
-                    extra = Group(self._concrete(ANY_SHAPE, spec), spec)
-                    if outlined:
-                        outlined[0].stroke = spec
-                    elif self._room(extra, 1):  # a small shape of its own
-                        self.groups.append(extra)
+                self._place_color(spec)
                 if palette.any_of:
                     break
+        self._choose_rgbs()
+        for group in self.groups:  # keep every shape visible against what is behind it
+            behind = self._backdrop(group)
+            if group.stroke_rgb is None and rgb_distance(group.fill_rgb, behind) < 60 \
+                    and group.kind not in UNFILLED:
+                group.stroke_rgb = contrast_rgb(behind)
+
+    def _place_color(self, spec: ColorSpec) -> None:
+        """Paint an unpainted colour: the first uncoloured group (shapes before text), else
+        the outline of a filled group, else a small shape of its own where there is room."""
+        free = [g for g in self.groups if g.color is None]
+        free.sort(key=lambda g: g.kind == "text")
+        if free:
+            free[0].color = spec
+            return
+        outlined = [g for g in self.groups if g.stroke is None and g.kind not in UNFILLED]
+        extra = Group(self._concrete(ANY_SHAPE, spec), spec)
+        if outlined:
+            outlined[0].stroke = spec
+        elif self._room(extra, 1):  # a small shape of its own
+            self.groups.append(extra)
+
+    def _choose_rgbs(self) -> None:
+        """Fill and stroke RGBs: the named colours, text in contrast with what is behind it,
+        other uncoloured groups in a colour of their own."""
         taken = [choose_rgb(g.color) for g in self.groups if g.color is not None]
         for group in sorted(self.groups, key=lambda g: g.kind == "text"):  # labels: see behind
             if group.color is not None:
@@ -266,11 +280,6 @@ class Plan:
                 taken.append(group.fill_rgb)
             if group.stroke is not None:
                 group.stroke_rgb = choose_rgb(group.stroke, self.mentioned)
-        for group in self.groups:  # keep every shape visible against what is behind it
-            behind = self._backdrop(group)
-            if group.stroke_rgb is None and rgb_distance(group.fill_rgb, behind) < 60 \
-                    and group.kind not in UNFILLED:
-                group.stroke_rgb = contrast_rgb(behind)
 
     def _painted(self, spec: ColorSpec) -> bool:
         if spec.matches(self.bg_rgb):  # the background is a drawn rectangle too

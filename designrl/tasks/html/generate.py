@@ -21,235 +21,22 @@ below ``TEST_SEED_START`` are the train split, from it the test split.
 from __future__ import annotations
 
 import base64
-import colorsys
 import html
 import random
-from dataclasses import dataclass
 
+from designrl.tasks.html.site_design import draw_design, stylesheet
+from designrl.tasks.html.site_themes import (
+    DAYS,
+    FIRST_NAMES,
+    LAST_NAMES,
+    QUOTES,
+    STAT_LABELS,
+    THEMES,
+)
 from designrl.tasks.html.spec import HtmlItem
 from designrl.tasks.layout.generate import TEST_SEED_START
 
 __all__ = ["TEST_SEED_START", "generate_item", "generate_page"]
-
-
-@dataclass(frozen=True)
-class Theme:
-    kinds: tuple[str, ...]  # what the business calls itself ("Bakery")
-    places: tuple[str, ...]  # first words of its name
-    nav: tuple[str, ...]
-    headlines: tuple[str, ...]
-    items: tuple[tuple[str, str], ...]  # (name, one-sentence description)
-    sentences: tuple[str, ...]
-    cta: tuple[str, ...]
-
-
-THEMES = (
-    Theme(("Bakery", "Bread Company", "Bakehouse"), ("Willow Street", "Old Mill", "Harbour",
-                                                      "Juniper", "Sunrise"),
-          ("Menu", "Our story", "Wholesale", "Visit us", "Cakes", "Contact"),
-          ("Fresh bread, baked before sunrise", "Slow dough, good mornings",
-           "Pastries worth getting up for", "Baked by hand, every single day"),
-          (("Sourdough loaves", "Naturally leavened for two days and baked on stone."),
-           ("Croissants", "Laminated with French butter, flaky all the way through."),
-           ("Celebration cakes", "Made to order for birthdays, weddings and Tuesdays."),
-           ("Seeded rye", "Dense, dark and packed with sunflower and pumpkin seeds."),
-           ("Morning buns", "Cinnamon, orange zest and a crackly sugar crust."),
-           ("Wholesale", "Daily deliveries to cafes and restaurants across town.")),
-          ("Our ovens are lit at four every morning so the shelves are full when we open.",
-           "We mill our own flour from grain grown by three family farms nearby.",
-           "Everything is made by hand in small batches, with no shortcuts.",
-           "Come early on Saturdays: the cardamom knots sell out by ten.",
-           "Leftover bread goes to the community kitchen at the end of each day.",
-           "Ask about our baking classes, held on the first Sunday of the month."),
-          ("Order a cake", "See today's menu", "Find the shop")),
-    Theme(("Law", "Legal", "Solicitors"), ("Hartley", "Bennett & Ross", "Carver", "Whitmore",
-                                          "Ashford"),
-          ("Practice areas", "Our team", "Insights", "Fees", "Careers", "Contact"),
-          ("Clear legal advice for people and businesses", "Practical answers, fair fees",
-           "We stand beside you when it matters"),
-          (("Family law", "Separation, custody and financial agreements handled with care."),
-           ("Employment", "Contracts, disputes and workplace investigations."),
-           ("Property", "Buying, selling and leasing homes and commercial premises."),
-           ("Wills and probate", "Plan ahead and protect the people you love."),
-           ("Business law", "Company formation, shareholder agreements and contracts."),
-           ("Dispute resolution", "Mediation first, and strong representation in court.")),
-          ("Our solicitors explain your options in plain English before any work begins.",
-           "We publish our fixed fees, so there are no surprises on the final bill.",
-           "The first thirty-minute consultation is free and without obligation.",
-           "We have advised local families and firms for more than forty years.",
-           "Every client has a named lawyer and a direct phone number.",
-           "Meetings can take place at our office, by phone or by video call."),
-          ("Book a consultation", "Meet the team", "Read our fees")),
-    Theme(("Hiking Club", "Walkers", "Trail Society"), ("Ridgeway", "Fellside", "Cedar Valley",
-                                                       "Northern Hills", "Bluebell"),
-          ("Walks", "Join", "Routes", "Gallery", "Safety", "News"),
-          ("Explore the hills with friendly company", "Every weekend, a new trail",
-           "Fresh air, good boots and great people"),
-          (("Saturday rambles", "Gentle walks of eight to twelve kilometres for all levels."),
-           ("Summit days", "Challenging routes for experienced hikers with good fitness."),
-           ("Navigation course", "Learn to read maps and use a compass in six evenings."),
-           ("Family walks", "Short loops with picnic stops, perfect for young legs."),
-           ("Kit library", "Borrow boots, poles and waterproofs before you buy your own."),
-           ("Trail care", "Help repair paths and plant hedges with our volunteer crew.")),
-          ("New members are always welcome and your first three walks are free.",
-           "Every walk is led by a trained volunteer who knows the route well.",
-           "We meet at the village hall car park at nine sharp.",
-           "Bring water, lunch and a layer you can add when the wind picks up.",
-           "Our routes are graded so you can choose a walk that suits your pace.",
-           "After most walks we stop for tea and cake at a local cafe."),
-          ("Join the club", "See upcoming walks", "Download routes")),
-    Theme(("Software", "Labs", "Cloud"), ("Brightline", "Northstar", "Quantum Leaf", "Paperplane",
-                                          "Orbit"),
-          ("Product", "Pricing", "Customers", "Docs", "Blog", "Sign in"),
-          ("Ship faster with fewer meetings", "The project tracker your team will actually use",
-           "Plan, build and launch in one place"),
-          (("Boards and timelines", "See every task, owner and deadline at a glance."),
-           ("Automations", "Move work forward with rules that run while you sleep."),
-           ("Integrations", "Connect the chat, code and calendar tools you already use."),
-           ("Reports", "Track progress with dashboards that update in real time."),
-           ("Permissions", "Share the right projects with the right people."),
-           ("Mobile apps", "Check in and update tasks from anywhere.")),
-          ("Teams of every size use our tools to plan their work and hit their deadlines.",
-           "Set up takes minutes, and you can import your projects from a spreadsheet.",
-           "Your data is encrypted at rest and in transit, and backed up every hour.",
-           "Our support team answers questions around the clock, every day of the year.",
-           "Start free and upgrade only when your team grows.",
-           "Over two thousand companies switched to us last year."),
-          ("Start free trial", "Book a demo", "See pricing")),
-    Theme(("Museum", "Gallery", "Art Centre"), ("City", "Riverside", "Holloway", "Eastgate",
-                                               "Lantern"),
-          ("Exhibitions", "Visit", "Events", "Collection", "Learning", "Shop"),
-          ("Art, history and ideas under one roof", "Discover stories from five centuries",
-           "Open every day, free for everyone"),
-          (("Maps of the world", "Rare charts and globes from the age of exploration."),
-           ("Modern portraits", "Faces of the city painted over the last hundred years."),
-           ("Textiles and craft", "Quilts, weaving and embroidery from local makers."),
-           ("Family Sundays", "Drawing, stories and hands-on activities for children."),
-           ("Late openings", "Talks, music and the galleries after dark on Thursdays."),
-           ("Guided tours", "Join a curator for an hour among the highlights.")),
-          ("Entry to the permanent collection is free, thanks to our members and donors.",
-           "The galleries are step-free, with lifts to every floor.",
-           "Our cafe on the ground floor serves lunch from noon until three.",
-           "School groups can book free workshops led by our learning team.",
-           "New exhibitions open every spring and autumn.",
-           "Photography without flash is welcome in most rooms."),
-          ("Plan your visit", "Become a member", "See what's on")),
-    Theme(("Dental Clinic", "Dental Care", "Smile Studio"), ("Parkside", "Maple", "Greenway",
-                                                            "Seaview", "Oakfield"),
-          ("Treatments", "Our dentists", "Prices", "New patients", "Emergencies", "Book"),
-          ("Gentle dental care for the whole family", "Healthy smiles, calm visits",
-           "Modern dentistry with a personal touch"),
-          (("Check-ups", "A thorough exam and clean every six months."),
-           ("Hygiene", "Scale and polish to keep gums healthy and teeth bright."),
-           ("Whitening", "Safe, supervised whitening that lasts."),
-           ("Implants", "Permanent replacements that look and feel natural."),
-           ("Children's dentistry", "Friendly first visits that build good habits."),
-           ("Emergency care", "Same-day appointments when you are in pain.")),
-          ("We take new patients of all ages and offer evening appointments twice a week.",
-           "Nervous patients can ask for longer appointments and a quiet room.",
-           "Our prices are listed online, and payment plans are available.",
-           "Free parking is available behind the clinic.",
-           "Reminders are sent by text two days before your appointment.",
-           "Our team has cared for local families for over twenty years."),
-          ("Book an appointment", "Register as a new patient", "View prices")),
-    Theme(("Coffee Roasters", "Coffee", "Roastery"), ("Copper Kettle", "Black Sheep", "Fieldnote",
-                                                     "Harvest", "Little Owl"),
-          ("Shop", "Subscriptions", "Cafes", "Wholesale", "Brew guides", "About"),
-          ("Small-batch coffee, roasted this week", "Great coffee starts at the farm",
-           "Your morning cup, done properly"),
-          (("House espresso", "Chocolate, hazelnut and a long caramel finish."),
-           ("Ethiopian single origin", "Bright and floral with notes of bergamot."),
-           ("Decaf Colombia", "All of the flavour, none of the jitters."),
-           ("Subscriptions", "Fresh beans delivered every two or four weeks."),
-           ("Brewing kit", "Grinders, kettles and filters we use ourselves."),
-           ("Barista training", "Half-day courses for cafes and home enthusiasts.")),
-          ("We buy green coffee directly from growers and pay well above market prices.",
-           "Every bag is roasted to order and shipped within two days.",
-           "Our cafes serve seasonal filters alongside the classics.",
-           "Returnable tins cut our packaging waste by half.",
-           "Tell us how you brew and we will grind your beans to match.",
-           "Free delivery on orders over thirty dollars."),
-          ("Shop coffee", "Start a subscription", "Find a cafe")),
-    Theme(("Architects", "Design Studio", "Architecture"), ("Stone & Field", "Linea", "Atelier North",
-                                                          "Kestrel", "Granary"),
-          ("Projects", "Studio", "Approach", "Journal", "Awards", "Contact"),
-          ("Buildings that fit their place", "Thoughtful homes and public spaces",
-           "Design for the way people live"),
-          (("Private homes", "New houses and careful extensions, designed around daylight."),
-           ("Schools", "Bright, calm classrooms that teachers love to work in."),
-           ("Restoration", "Giving old buildings a second life with care and respect."),
-           ("Workplaces", "Offices and studios that help teams do their best work."),
-           ("Landscape", "Gardens and courtyards planned with the building."),
-           ("Planning advice", "Guidance through permissions and regulations.")),
-          ("We work with timber, brick and stone sourced as close to the site as possible.",
-           "Every project starts with a long walk around the site and a conversation.",
-           "Our buildings use less energy than the regulations require.",
-           "The studio has won twelve national awards since it opened.",
-           "We keep our team small so that partners lead every project.",
-           "Clients are invited to the studio to see models at every stage."),
-          ("Start a project", "View our work", "Meet the studio")),
-)
-
-FIRST_NAMES = ("Maya", "Omar", "Sofia", "Liam", "Ines", "Kenji", "Amara", "Lucas", "Priya", "Noah",
-               "Elena", "Tomas")
-LAST_NAMES = ("Chen", "Haddad", "Rossi", "Walsh", "Duarte", "Sato", "Okafor", "Meyer", "Patel",
-              "Novak", "Lindqvist", "Moreau")
-QUOTES = ("Friendly, quick and honest from start to finish. I would not go anywhere else.",
-          "They listened carefully and got every detail right. Highly recommended.",
-          "The best decision we made this year. Thank you to the whole team!",
-          "Reliable, warm and always happy to help. It feels like family.")
-STAT_LABELS = (("years of experience", 12, 45), ("happy customers", 800, 9500),
-               ("five-star reviews", 120, 980), ("projects completed", 60, 640),
-               ("people on the team", 8, 60), ("cities served", 3, 24))
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-FONTS = (("'Helvetica Neue', Arial, sans-serif", "'Helvetica Neue', Arial, sans-serif"),
-         ("Georgia, 'Times New Roman', serif", "Arial, sans-serif"),
-         ("'Trebuchet MS', Verdana, sans-serif", "Verdana, sans-serif"),
-         ("'Palatino Linotype', Palatino, serif", "Georgia, serif"),
-         ("'Courier New', monospace", "Arial, sans-serif"),
-         ("Verdana, sans-serif", "Tahoma, Verdana, sans-serif"))
-
-
-def _hex(h: float, s: float, lightness: float) -> str:
-    r, g, b = colorsys.hls_to_rgb(h % 1.0, lightness, s)
-    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
-
-
-@dataclass(frozen=True)
-class Design:
-    primary: str
-    tint: str
-    soft: str
-    ink: str
-    muted: str
-    accent: str
-    head_font: str
-    body_font: str
-    base: int
-    ratio: float
-    width: int
-    radius: int
-    header: str  # "light" | "dark" | "primary"
-
-    def size(self, step: int) -> int:
-        """Font size ``step`` levels up (or down) the modular scale."""
-        return round(self.base * self.ratio ** step)
-
-
-def _design(rng: random.Random) -> Design:
-    hue = rng.random()
-    accent_shift = rng.choice((0.08, -0.08, 0.1, 0.5))  # analogous, or complementary
-    head, body = rng.choice(FONTS)
-    return Design(
-        primary=_hex(hue, rng.uniform(0.5, 0.75), rng.uniform(0.3, 0.42)),
-        tint=_hex(hue, rng.uniform(0.35, 0.7), rng.uniform(0.93, 0.97)),
-        soft=_hex(hue, rng.uniform(0.3, 0.5), rng.uniform(0.82, 0.88)),
-        ink=_hex(hue, 0.25, rng.uniform(0.1, 0.16)),
-        muted=_hex(hue, 0.1, rng.uniform(0.35, 0.42)),
-        accent=_hex(hue + accent_shift, rng.uniform(0.55, 0.8), rng.uniform(0.45, 0.55)),
-        head_font=head, body_font=body, base=rng.choice((14, 15, 16, 16, 17, 18)),
-        ratio=rng.choice((1.2, 1.25, 1.333, 1.414)), width=rng.choice((960, 1040, 1120, 1200)),
-        radius=rng.choice((0, 4, 8, 12, 16)), header=rng.choice(("light", "dark", "primary")))
 
 
 def esc(text: str) -> str:
@@ -262,7 +49,7 @@ class _Page:
     def __init__(self, seed: int) -> None:
         self.rng = rng = random.Random(seed)
         self.theme = rng.choice(THEMES)
-        self.design = _design(rng)
+        self.design = draw_design(rng)
         self.name = f"{rng.choice(self.theme.places)} {rng.choice(self.theme.kinds)}"
         self._decks: dict[str, list[str]] = {}
 
@@ -474,82 +261,6 @@ def _footer(page: _Page) -> str:
 </div><div class="wrap legal">&copy; {rng.randint(2019, 2025)} {esc(page.name)}. All rights reserved.</div></footer>"""
 
 
-def _css(d: Design) -> str:
-    head_bg, head_fg = {"light": ("#ffffff", d.ink), "dark": (d.ink, "#ffffff"),
-                        "primary": (d.primary, "#ffffff")}[d.header]
-    return f"""
-* {{ box-sizing: border-box; }}
-body {{ margin: 0; font-family: {d.body_font}; font-size: {d.base}px; line-height: 1.55;
-       color: {d.ink}; background: #ffffff; }}
-h1, h2, h3, h4 {{ font-family: {d.head_font}; line-height: 1.2; margin: 0 0 0.5em; }}
-h1 {{ font-size: {d.size(4)}px; }} h2 {{ font-size: {d.size(3)}px; }}
-h3 {{ font-size: {d.size(1)}px; }} h4 {{ font-size: {d.base}px; text-transform: uppercase; }}
-p {{ margin: 0 0 1em; }}
-a {{ color: {d.primary}; }}
-.wrap {{ max-width: {d.width}px; margin: 0 auto; padding: 0 24px; }}
-.narrow {{ max-width: {min(d.width, 760)}px; }}
-.center {{ text-align: center; }}
-.grid {{ display: grid; gap: 28px; }}
-.cols2 {{ display: grid; grid-template-columns: 1fr 1fr; gap: 48px; align-items: start; }}
-.middle {{ align-items: center; }}
-section {{ padding: {d.base * 4}px 0; }}
-.band {{ background: {d.tint}; }}
-.top {{ background: {head_bg}; color: {head_fg}; border-bottom: 1px solid rgba(0,0,0,0.08); }}
-.bar {{ display: flex; align-items: center; gap: 32px; min-height: 72px; }}
-.logo {{ display: flex; align-items: center; gap: 10px; font-family: {d.head_font};
-         font-size: {d.size(1)}px; font-weight: 700; color: inherit; text-decoration: none; }}
-.top nav {{ display: flex; gap: 24px; margin-left: auto; }}
-.top nav a {{ color: inherit; text-decoration: none; }}
-.button {{ display: inline-block; padding: 12px 22px; border-radius: {d.radius}px;
-           background: {d.primary}; color: #ffffff; font-weight: 700; text-decoration: none;
-           border: 2px solid {d.primary}; }}
-.top.primary .button {{ background: #ffffff; color: {d.primary}; border-color: #ffffff; }}
-.button.ghost {{ background: transparent; color: {d.primary}; }}
-.actions {{ display: flex; gap: 16px; margin-top: 24px; }}
-.center .actions {{ justify-content: center; }}
-.hero {{ padding: {d.base * 6}px 0; }}
-.hero h1 {{ max-width: 16em; }}
-.center h1 {{ margin-left: auto; margin-right: auto; }}
-.lead {{ font-size: {d.size(1)}px; color: {d.muted}; }}
-.eyebrow {{ font-size: {d.size(-1)}px; letter-spacing: 0.08em; text-transform: uppercase;
-            font-weight: 700; color: {d.primary}; }}
-.intro {{ color: {d.muted}; max-width: 40em; margin-bottom: 32px; }}
-.pic {{ display: block; width: 100%; height: auto; border-radius: {d.radius}px; }}
-.card {{ background: #ffffff; border: 1px solid rgba(0,0,0,0.1); border-radius: {d.radius}px;
-         overflow: hidden; }}
-.card .pic {{ border-radius: 0; }}
-.card-body {{ padding: 20px 22px 24px; }}
-.card p {{ color: {d.muted}; }}
-.more {{ font-weight: 700; }}
-.side h3 {{ font-size: {d.base}px; text-transform: uppercase; letter-spacing: 0.06em;
-            color: {d.muted}; }}
-.side {{ border-left: 3px solid {d.tint}; padding-left: 20px; }}
-.plain {{ list-style: none; padding: 0; margin: 0 0 24px; }}
-.plain li {{ padding: 4px 0; }}
-.article ul {{ padding-left: 20px; }}
-.article li {{ margin-bottom: 8px; }}
-.feature {{ display: flex; gap: 16px; align-items: flex-start; }}
-.feature svg {{ flex: none; }}
-.stats {{ background: {d.ink}; color: #ffffff; }}
-.stat p {{ margin: 0; }}
-.number {{ font-family: {d.head_font}; font-size: {d.size(4)}px; font-weight: 700;
-           color: {d.accent}; }}
-blockquote {{ margin: 0 0 16px; font-family: {d.head_font}; font-size: {d.size(2)}px;
-              font-style: italic; }}
-.who {{ color: {d.muted}; }}
-table {{ width: 100%; border-collapse: collapse; margin-bottom: 16px; }}
-th, td {{ text-align: left; padding: 12px 8px; border-bottom: 1px solid rgba(0,0,0,0.12); }}
-th {{ background: {d.tint}; }}
-.note {{ font-size: {d.size(-1)}px; color: {d.muted}; }}
-.cta {{ background: {d.primary}; color: #ffffff; }}
-.cta .button {{ background: #ffffff; color: {d.primary}; border-color: #ffffff; }}
-footer {{ background: {d.tint}; padding: 48px 0 24px; font-size: {d.size(-1)}px; }}
-footer a {{ color: {d.ink}; }}
-.logo-text {{ font-family: {d.head_font}; font-size: {d.size(1)}px; font-weight: 700; }}
-.legal {{ margin-top: 32px; color: {d.muted}; }}
-"""
-
-
 def generate_page(seed: int) -> str:
     """The page for ``seed``: a complete HTML document."""
     page = _Page(seed)
@@ -569,7 +280,7 @@ def generate_page(seed: int) -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{esc(title)}</title>
-<style>{_css(page.design)}</style>
+<style>{stylesheet(page.design)}</style>
 </head>
 <body>{header}
 <main>{''.join(sections)}

@@ -3,7 +3,7 @@
 ``parse_action`` validates untrusted JSON strictly (unknown fields and values
 are errors that name what is allowed) and never raises: it returns either an
 action or a readable error message, which the env records as an invalid step.
-The ``designgym`` profile parses with ``designgym.parse_action_lenient`` instead,
+The ``designgym`` profile parses with ``designgym_actions.parse_action_lenient`` instead,
 which accepts what DesignGym accepts so that its recorded transitions replay.
 """
 
@@ -145,7 +145,7 @@ def parse_action(raw: Any) -> tuple[BaseModel | None, str | None]:
     Strict on purpose: a model being trained should learn the action language
     exactly, so an unknown field, type or value is an error that says what is
     allowed. Used by completion extraction and the default profile; the
-    ``designgym`` profile's lenient counterpart is ``designgym.parse_action_lenient``."""
+    ``designgym`` profile's lenient counterpart is ``designgym_actions.parse_action_lenient``."""
     try:
         if isinstance(raw, BaseModel):
             raw = raw.model_dump()

@@ -35,12 +35,8 @@ import numpy as np
 from designrl.tasks.layout import operations as ops
 from designrl.tasks.layout.actions import parse_action
 from designrl.tasks.layout.designgym import initial_state
-from designrl.tasks.layout.metrics import (
-    LayoutView,
-    evaluate,
-    hard_violation_of_view,
-    task_info,
-)
+from designrl.tasks.layout.layout_view import LayoutView, task_info
+from designrl.tasks.layout.metrics import evaluate, hard_violation_of_view
 from designrl.tasks.layout.spec import Brief, Layout, TaskSpec
 
 UTILITY_WEIGHT = 0.6

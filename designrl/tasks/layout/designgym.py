@@ -4,7 +4,8 @@
 fields that DesignGym's reference vectors record (``shared/data/designgym``),
 and reproduce every recorded transition bit for bit (see
 ``tests/tasks/layout/test_designgym_vectors.py``). Metrics live in
-``metrics``, action geometry in ``operations``.
+``metrics``, action geometry in ``operations``, lenient action parsing in
+``designgym_actions``, the step reward's parts in ``designgym_reward``.
 
 Reset: start from the task's reset template; for each element in spec order add
 ``uniform(-init_noise, init_noise)`` to x then y (``random.Random(seed)``); add
@@ -54,12 +55,25 @@ step with ``invalid_action_value: ...``. ``step`` never raises.
 from __future__ import annotations
 
 import random
-from itertools import pairwise
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
 from designrl.tasks.layout import operations as ops
+from designrl.tasks.layout.designgym_actions import DesignGymActionModel, parse_action_lenient
+from designrl.tasks.layout.designgym_reward import (
+    EARLY_FINALIZE_PENALTY,
+    EFFICIENCY_FLOOR,
+    EFFICIENCY_PER_INVALID,
+    EFFICIENCY_PER_NO_PROGRESS,
+    NO_OP_PENALTY,
+    OSCILLATION_PENALTY,
+    PROGRESS_EPS,
+    SUCCESS_INSTRUCTION,
+    SUCCESS_SCORE,
+    _clamp01,
+    compose_reward,
+    get_phase,
+    phase_score,
+)
 from designrl.tasks.layout.metrics import METRIC_NAMES, evaluate, instruction_targets
 from designrl.tasks.layout.spec import Brief, Element, Layout, TaskSpec, designgym_data
 
@@ -67,179 +81,6 @@ _DATA = designgym_data()
 REGION_CENTERS: dict[str, tuple[float, float]] = {
     k: (float(v[0]), float(v[1])) for k, v in _DATA["REGION_CENTERS"].items()
 }
-PHASE_SCORE_BY_ACTION: dict[str, dict[str, float]] = _DATA["phase_score_by_action"]
-_PHASE_THRESHOLDS = tuple(  # (progress bound, phase below it)
-    (float(_DATA["phase_thresholds"][f"{a}->{b}"]), a)
-    for a, b in pairwise(_DATA["phases"])
-)
-
-EFFICIENCY_FLOOR = 0.70
-EFFICIENCY_PER_INVALID = 0.05
-EFFICIENCY_PER_NO_PROGRESS = 0.02
-NO_OP_PENALTY = 0.03
-OSCILLATION_PENALTY = {"move": 0.01, "apply_template": 0.02}
-EARLY_FINALIZE_PENALTY = 0.20
-SUCCESS_SCORE = 0.75
-SUCCESS_INSTRUCTION = 0.65
-PROGRESS_EPS = 1e-6
-
-
-def get_phase(step_count: int, max_steps: int, done: bool = False) -> str:
-    """The phase for a step count: by progress = step_count / max_steps; finalize once done."""
-    if done:
-        return "finalize"
-    progress = step_count / max(1, max_steps)
-    for bound, phase in _PHASE_THRESHOLDS:
-        if progress < bound:
-            return phase
-    return "finalize"
-
-
-def phase_score(action_type: str, phase: str) -> float:
-    """DesignGym's phase score of an action type in a phase (unknown types score as 'rotate')."""
-    table = PHASE_SCORE_BY_ACTION.get(phase)
-    if table is None:
-        return 0.15
-    value = table.get(action_type)
-    return table["rotate"] if value is None else value
-
-
-def _clamp01(v: float) -> float:
-    return max(0.0, min(1.0, v))
-
-
-def compose_reward(layout_delta: float, best_score_delta: float, instruction_progress: float,
-                   phase_correctness: float, validity_score: float, final_success_bonus: float,
-                   no_op_penalty: float, oscillation_penalty: float,
-                   early_finalize_penalty: float) -> dict[str, float]:
-    """DesignGym's reward: 0.25 layout + 0.15 best + 0.20 instruction + 0.15 phase
-    + 0.10 validity + 0.10 success - penalties, clamped; every part rounded to 6 places."""
-    positive = (
-        0.25 * max(0.0, layout_delta)
-        + 0.15 * max(0.0, best_score_delta)
-        + 0.20 * max(0.0, instruction_progress)
-        + 0.15 * _clamp01(phase_correctness)
-        + 0.10 * _clamp01(validity_score)
-        + 0.10 * _clamp01(final_success_bonus)
-    )
-    penalties = max(0.0, no_op_penalty) + max(0.0, oscillation_penalty) + max(
-        0.0, early_finalize_penalty)
-    total = _clamp01(positive - penalties)
-    return {
-        "layout_delta": round(float(layout_delta), 6),
-        "best_score_delta": round(float(best_score_delta), 6),
-        "instruction_progress": round(float(instruction_progress), 6),
-        "phase_correctness": round(float(phase_correctness), 6),
-        "validity_score": round(float(validity_score), 6),
-        "final_success_bonus": round(float(final_success_bonus), 6),
-        "no_op_penalty": round(float(no_op_penalty), 6),
-        "oscillation_penalty": round(float(oscillation_penalty), 6),
-        "early_finalize_penalty": round(float(early_finalize_penalty), 6),
-        "total": round(float(total), 6),
-    }
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-class DesignGymActionModel(BaseModel):
-    """DesignGym's action model: every field optional, unknown fields ignored."""
-
-    action_type: str = "noop"
-    element_id: str | None = None
-    element_ids: list[str] = []
-    group_id: str | None = None
-    region_id: str | None = None
-    template_id: str | None = None
-    pattern: str | None = None
-    axis: str | None = None
-    mode: str | None = None
-    anchor: str = "center"
-    grid: int = 0
-    dx: float = 0.0
-    dy: float = 0.0
-    dw: float = 0.0
-    dh: float = 0.0
-    strength: float = 0.0
-
-
-_DEFAULTS: dict[str, Any] = DesignGymActionModel().model_dump()
-_OPT_STR = ("element_id", "group_id", "region_id", "template_id", "pattern", "axis", "mode")
-_FLOATS = ("dx", "dy", "dw", "dh", "strength")
-_FLOAT_INT_LIMIT = 2**53
-
-
-def parse_action_lenient(raw: Any) -> tuple[dict | None, str | None]:
-    """DesignGym's lenient parse: (fields with defaults filled in, None) or (None, error).
-
-    Lenient on purpose, unlike the strict ``actions.parse_action`` the default profile
-    and completion extraction use: the ``designgym`` profile must reproduce DesignGym's
-    recorded transitions, so it accepts what DesignGym accepts. Unknown fields are
-    ignored, a missing ``action_type`` becomes ``noop`` and any string passes as a type,
-    anchor, axis or mode; ``operations.apply_action`` then rejects what it cannot apply
-    (``unknown_action_type``, ...) as DesignGym does. Only a non-mapping or a mistyped
-    field is an error here (``invalid_action_payload: ...``).
-
-    Plain well-typed dicts take a fast path; anything else is validated with pydantic
-    (lax mode, as DesignGym does) to get the same coercions and readable errors."""
-    if type(raw) is dict:
-        out = dict(_DEFAULTS)
-        ok = True
-        for key, v in raw.items():
-            if key not in out:
-                continue  # unknown field: ignored
-            t = type(v)
-            if key in _FLOATS:
-                if t is float:
-                    out[key] = v
-                elif t is int and -_FLOAT_INT_LIMIT <= v <= _FLOAT_INT_LIMIT:
-                    out[key] = float(v)
-                else:
-                    ok = False
-                    break
-            elif key in _OPT_STR:
-                if v is None or t is str:
-                    out[key] = v
-                else:
-                    ok = False
-                    break
-            elif key == "action_type" or key == "anchor":
-                if t is str:
-                    out[key] = v
-                else:
-                    ok = False
-                    break
-            elif key == "element_ids":
-                if t is list and all(type(i) is str for i in v):
-                    out[key] = list(v)
-                else:
-                    ok = False
-                    break
-            elif key == "grid":
-                if t is int:
-                    out[key] = v
-                else:
-                    ok = False
-                    break
-        if ok:
-            return out, None
-    if isinstance(raw, BaseModel):
-        raw = raw.model_dump()
-    if not isinstance(raw, dict):
-        return None, f"invalid_action_payload: an action must be a JSON object, got {type(raw).__name__}"
-    try:
-        model = DesignGymActionModel.model_validate(raw)
-    except ValidationError as exc:
-        parts = []
-        for err in exc.errors()[:5]:
-            where = ".".join(str(p) for p in err["loc"]) or "action"
-            parts.append(f"{where}: {err['msg']}")
-        return None, "invalid_action_payload: " + "; ".join(parts)
-    except Exception as exc:  # noqa: BLE001 - never raise on untrusted input
-        return None, f"invalid_action_payload: {type(exc).__name__}"
-    return model.model_dump(), None
-
-
 def initial_state(task: TaskSpec, seed: int) -> tuple[Layout, Brief]:
     """DesignGym's reset: the reset template; for each movable element in spec order
     ``uniform(-init_noise, init_noise)`` added to x then y (``random.Random(seed)``); the
@@ -357,22 +198,32 @@ class DesignGymEpisode:
         if action_type == "finalize":
             return self._finalize()
 
-        task = self.task
-        proposed = self.layout.copy()
-        try:
-            error = ops.apply_action(task, proposed, action_type, fields)
-        except (ArithmeticError, ValueError, TypeError) as exc:
-            error = f"invalid_action_value: {type(exc).__name__}: {exc}"[:300]
-        self.step_count += 1
-        self.action_history.append(action_type)
+        proposed, error = self._propose(action_type, fields)
         if error is not None:
             return self._reject(error, "Action rejected.")
         # one call: hard constraints, then (if they hold) metrics, utility, instruction
         curr_metrics, curr_utility, error, new_instruction = evaluate(
-            task, proposed, self._targets, score_invalid=False)
+            self.task, proposed, self._targets, score_invalid=False)
         if error is not None:
             return self._reject(error, "Constraint violation; reverted.")
+        return self._accept(action_type, proposed, curr_metrics, curr_utility, new_instruction)
 
+    def _propose(self, action_type: str, fields: dict) -> tuple[Layout, str | None]:
+        """The layout after the action (a copy) and the error that rejects it, if any;
+        counts the step and records the action either way."""
+        proposed = self.layout.copy()
+        try:
+            error = ops.apply_action(self.task, proposed, action_type, fields)
+        except (ArithmeticError, ValueError, TypeError) as exc:
+            error = f"invalid_action_value: {type(exc).__name__}: {exc}"[:300]
+        self.step_count += 1
+        self.action_history.append(action_type)
+        return proposed, error
+
+    def _accept(self, action_type: str, proposed: Layout, curr_metrics: dict[str, float],
+                curr_utility: float, new_instruction: float) -> float:
+        """Take a valid proposed layout: reward it, update the counters and scores."""
+        task = self.task
         prev_score = self.current_score
         prev_best = self.best_score_so_far
         prev_metrics = self.metrics

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from designrl.tasks.layout.metrics import EPS, task_info
+from designrl.tasks.layout.layout_view import task_info
+from designrl.tasks.layout.metric_arithmetic import EPS
 from designrl.tasks.layout.spec import Layout, TaskSpec
 
 PROMOTE_DEFAULT_STRENGTH = 0.06

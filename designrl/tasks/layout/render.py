@@ -68,8 +68,35 @@ def _scene(task: TaskSpec, layout: Layout, width: int, show_labels: bool, brief)
     ops.append(("rect", dict(x=m * W, y=m * H, w=(1 - 2 * m) * W, h=(1 - 2 * m) * H,
                              stroke=MARGIN_INK, sw=max(1, s), dash=(4 * s, 3 * s), sop=0.8)))
     specs = {e.id: e for e in task.elements}
+    region_names = _draw_regions(task, layout, brief, specs, W, H, s, ops)
+    labels = []
+    order = sorted(range(len(layout.elements)), key=lambda i: (layout.elements[i].z, i))
+    for i in order:
+        el = layout.elements[i]
+        spec = specs.get(el.id)
+        role = spec.role if spec else "unknown"
+        fill, ink = role_colors(role)
+        bx, by, bw, bh = (float(v) for v in el.bbox)
+        x, y, w, h = bx * W, by * H, max(1.0, bw * W), max(1.0, bh * H)
+        key = _role_key(role)
+        rx = {"cta": min(h / 2, 10 * s), "badge": min(h / 2, 8 * s)}.get(key, 3 * s)
+        items = [("rect", dict(x=x, y=y, w=w, h=h, fill=fill, fop=0.92, stroke=ink, sw=1.5 * s, rx=rx))]
+        label_size = max(9.0, 10 * s)
+        label_h = label_size * 1.5 if show_labels else 0
+        items += _element_marks(spec, key, ink, (x, y, w, h), s, label_h)
+        ops.append(("g", dict(id=el.id, role=role, title=f"{el.id} ({role})"), items))
+        if show_labels:
+            labels.append(("label", dict(x=x + 3 * s, y=y + 3 * s, size=label_size, h=label_h - 2 * s,
+                                         text=_clip(el.id), ink=ink, W=W, H=H)))
+    return W, H, ops + region_names + labels
+
+
+def _draw_regions(task: TaskSpec, layout: Layout, brief, specs: dict, W: int, H: int, s: float,
+                  ops: list) -> list:
+    """Append the brief's regions to ``ops`` as dashed boxes; returns their name labels,
+    placed in a corner no element box or other name covers (none where every corner is)."""
     seen: set[str] = set()
-    region_names: list = []  # only where no element box or other name covers them
+    region_names: list = []
     taken = [(e.bbox[0] * W, e.bbox[1] * H, e.bbox[2] * W, e.bbox[3] * H) for e in layout.elements]
     for element_id, region in _brief_regions(task, brief).items():
         box = task.region_boxes.get(region)
@@ -90,63 +117,60 @@ def _scene(task: TaskSpec, layout: Layout, width: int, show_labels: bool, brief)
                 region_names.append(("text", dict(x=tx + s, y=ty + th - 3 * s, size=size, text=region,
                                                   fill=ink, op=0.9, halo=2.5 * s)))
                 break
-    labels = []
-    order = sorted(range(len(layout.elements)), key=lambda i: (layout.elements[i].z, i))
-    for i in order:
-        el = layout.elements[i]
-        spec = specs.get(el.id)
-        role = spec.role if spec else "unknown"
-        kind = spec.type if spec else "shape"
-        fill, ink = role_colors(role)
-        bx, by, bw, bh = (float(v) for v in el.bbox)
-        x, y, w, h = bx * W, by * H, max(1.0, bw * W), max(1.0, bh * H)
-        key = _role_key(role)
-        rx = {"cta": min(h / 2, 10 * s), "badge": min(h / 2, 8 * s)}.get(key, 3 * s)
-        items = [("rect", dict(x=x, y=y, w=w, h=h, fill=fill, fop=0.92, stroke=ink, sw=1.5 * s, rx=rx))]
-        label_size = max(9.0, 10 * s)
-        label_h = label_size * 1.5 if show_labels else 0
-        if kind == "image" and key == "logo":
-            r = 0.3 * min(w, h)
-            items.append(("circle", dict(cx=x + w / 2, cy=y + h / 2, r=r, stroke=ink, sw=max(1, r * 0.22), sop=0.7)))
-            items.append(("circle", dict(cx=x + w / 2, cy=y + h / 2, r=r * 0.38, fill=ink, fop=0.55)))
-        elif kind == "image":
-            p = 0.12 * min(w, h)
-            x0, y0, iw, ih = x + p, y + p, w - 2 * p, h - 2 * p
-            base = y0 + ih
-            items.append(("circle", dict(cx=x0 + 0.78 * iw, cy=y0 + 0.24 * ih, r=0.11 * min(iw, ih), fill="#F59E0B", fop=0.75)))
-            items.append(("poly", dict(pts=[(x0, base), (x0 + 0.38 * iw, y0 + 0.3 * ih), (x0 + 0.74 * iw, base)], fill=ink, fop=0.5)))
-            items.append(("poly", dict(pts=[(x0 + 0.42 * iw, base), (x0 + 0.7 * iw, y0 + 0.52 * ih), (x0 + iw, base)], fill=ink, fop=0.32)))
-        elif kind == "text" or (spec is not None and spec.content_len > 0):
-            t, most, centred = BARS.get(key, (4, 6, False))
-            t *= s
-            pad = min(7 * s, h * 0.18, w * 0.08)
-            top = y + pad + (label_h if not centred and h - 2 * pad >= label_h + 2 * t else 0)
-            avail = y + h - pad - top
-            pitch = t * 1.8
-            n = min(most, int((avail + pitch - t) // pitch))
-            if n < 1:
-                n, t = 1, max(1.0, avail * 0.6)
-            if centred:
-                top = y + (h - (n * pitch - (pitch - t))) / 2
-            widths = [1.0, 0.93, 0.97, 0.88]
-            for k in range(n):
-                frac = (0.62 if centred else 0.66) if (k == n - 1 and n > 1) else (0.7 if centred else widths[k % 4])
-                bw_ = (w - 2 * pad) * frac
-                bx_ = x + (w - bw_) / 2 if centred else x + pad
-                items.append(("rect", dict(x=bx_, y=top + k * pitch, w=bw_, h=t, fill=ink if centred else BAR_INK,
-                                           fop=0.6 if centred else 0.5, rx=t / 2)))
-        else:  # decorative shape: a row of vertical stripes
-            n = max(3, int(w // (6 * s)))
-            p = 0.15 * min(w, h)
-            step = (w - 2 * p) / n
-            for k in range(n):
-                sw_ = step * (0.55 if k % 3 else 0.3)
-                items.append(("rect", dict(x=x + p + k * step, y=y + p, w=sw_, h=h - 2 * p, fill=ink, fop=0.4)))
-        ops.append(("g", dict(id=el.id, role=role, title=f"{el.id} ({role})"), items))
-        if show_labels:
-            labels.append(("label", dict(x=x + 3 * s, y=y + 3 * s, size=label_size, h=label_h - 2 * s,
-                                         text=_clip(el.id), ink=ink, W=W, H=H)))
-    return W, H, ops + region_names + labels
+    return region_names
+
+
+def _element_marks(spec, key: str, ink: str, box: tuple, s: float, label_h: float) -> list:
+    """What is drawn inside an element's box: a logo mark, a picture, text bars, or stripes."""
+    x, y, w, h = box
+    kind = spec.type if spec else "shape"
+    items: list = []
+    if kind == "image" and key == "logo":
+        r = 0.3 * min(w, h)
+        items.append(("circle", dict(cx=x + w / 2, cy=y + h / 2, r=r, stroke=ink, sw=max(1, r * 0.22), sop=0.7)))
+        items.append(("circle", dict(cx=x + w / 2, cy=y + h / 2, r=r * 0.38, fill=ink, fop=0.55)))
+    elif kind == "image":
+        p = 0.12 * min(w, h)
+        x0, y0, iw, ih = x + p, y + p, w - 2 * p, h - 2 * p
+        base = y0 + ih
+        items.append(("circle", dict(cx=x0 + 0.78 * iw, cy=y0 + 0.24 * ih, r=0.11 * min(iw, ih), fill="#F59E0B", fop=0.75)))
+        items.append(("poly", dict(pts=[(x0, base), (x0 + 0.38 * iw, y0 + 0.3 * ih), (x0 + 0.74 * iw, base)], fill=ink, fop=0.5)))
+        items.append(("poly", dict(pts=[(x0 + 0.42 * iw, base), (x0 + 0.7 * iw, y0 + 0.52 * ih), (x0 + iw, base)], fill=ink, fop=0.32)))
+    elif kind == "text" or (spec is not None and spec.content_len > 0):
+        items += _text_bars(key, ink, box, s, label_h)
+    else:  # decorative shape: a row of vertical stripes
+        n = max(3, int(w // (6 * s)))
+        p = 0.15 * min(w, h)
+        step = (w - 2 * p) / n
+        for k in range(n):
+            sw_ = step * (0.55 if k % 3 else 0.3)
+            items.append(("rect", dict(x=x + p + k * step, y=y + p, w=sw_, h=h - 2 * p, fill=ink, fop=0.4)))
+    return items
+
+
+def _text_bars(key: str, ink: str, box: tuple, s: float, label_h: float) -> list:
+    """Text as bars: as many lines as fit (``BARS`` per role), centred for headline roles."""
+    x, y, w, h = box
+    items: list = []
+    t, most, centred = BARS.get(key, (4, 6, False))
+    t *= s
+    pad = min(7 * s, h * 0.18, w * 0.08)
+    top = y + pad + (label_h if not centred and h - 2 * pad >= label_h + 2 * t else 0)
+    avail = y + h - pad - top
+    pitch = t * 1.8
+    n = min(most, int((avail + pitch - t) // pitch))
+    if n < 1:
+        n, t = 1, max(1.0, avail * 0.6)
+    if centred:
+        top = y + (h - (n * pitch - (pitch - t))) / 2
+    widths = [1.0, 0.93, 0.97, 0.88]
+    for k in range(n):
+        frac = (0.62 if centred else 0.66) if (k == n - 1 and n > 1) else (0.7 if centred else widths[k % 4])
+        bw_ = (w - 2 * pad) * frac
+        bx_ = x + (w - bw_) / 2 if centred else x + pad
+        items.append(("rect", dict(x=bx_, y=top + k * pitch, w=bw_, h=t, fill=ink if centred else BAR_INK,
+                                   fop=0.6 if centred else 0.5, rx=t / 2)))
+    return items
 
 
 def _hits(a, b) -> bool:

@@ -155,7 +155,15 @@ def _check_part(atom: Atom, content: PageContent, texts: list[str],
                 controls: list[Control]) -> bool:
     parts = content.present if atom.later else content.parts
     kinds = [c.kind for c in controls]
-    name = atom.target
+    landmark = _check_landmark(atom.target, parts, kinds)
+    if landmark is not None:
+        return landmark
+    return _check_component(atom, content, parts, kinds, texts, controls)
+
+
+def _check_landmark(name: str, parts: dict[str, int], kinds: list[str]) -> bool | None:
+    """Whether a page region the request names (nav, header, footer, form, tabs,
+    accordion, list) is there; None for a part that is not one of these."""
     if name == "nav":
         return parts.get("nav", 0) >= 1 and kinds.count("link") >= 2 or kinds.count("link") >= 3
     if name == "header":
@@ -164,6 +172,20 @@ def _check_part(atom: Atom, content: PageContent, texts: list[str],
         return parts.get("footer", 0) >= 1
     if name == "form":
         return parts.get("form", 0) >= 1 or "field" in kinds or "select" in kinds
+    if name == "tabs":
+        return kinds.count("tab") >= 2 or parts.get("tablist", 0) >= 1
+    if name == "accordion":
+        return parts.get("accordion", 0) >= 2
+    if name == "list":
+        return parts.get("list", 0) >= 1
+    return None
+
+
+def _check_component(atom: Atom, content: PageContent, parts: dict[str, int], kinds: list[str],
+                     texts: list[str], controls: list[Control]) -> bool:
+    """Whether a component the request names (a field, search, table, chart, dialog,
+    progress, images, a headline, a selector, a toggle, a checkbox) is there."""
+    name = atom.target
     if name == "text_field":
         return any(c.kind == "field" and c.type in ("", "text", "search", "email", "textarea")
                    or c.tag == "textarea" for c in controls)
@@ -179,10 +201,6 @@ def _check_part(atom: Atom, content: PageContent, texts: list[str],
     if name == "headline":
         return any(u.heading and u.font_size >= HEADLINE_PX or u.font_size >= 1.25 * HEADLINE_PX
                    for u in content.readable)
-    if name == "tabs":
-        return kinds.count("tab") >= 2 or parts.get("tablist", 0) >= 1
-    if name == "accordion":
-        return parts.get("accordion", 0) >= 2
     if name == "selector":
         return "select" in kinds or kinds.count("toggle") >= 2
     if name == "toggle":
@@ -190,8 +208,6 @@ def _check_part(atom: Atom, content: PageContent, texts: list[str],
             "button") >= 2
     if name == "checkbox":
         return "toggle" in [c.kind for c in content.controls]
-    if name == "list":
-        return parts.get("list", 0) >= 1
     return False
 
 

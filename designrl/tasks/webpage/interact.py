@@ -45,8 +45,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import time
-from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -55,6 +53,8 @@ from scipy import ndimage
 from designrl.render.dom import SETTLE_JS
 from designrl.render.events import error_text
 from designrl.render.png import decode_png
+from designrl.tasks.webpage.interaction_records import Interaction, Interactions
+from designrl.tasks.webpage.page_guard import POLL_S, PageHung, guarded, terminate_scripts
 from designrl.tasks.webpage.pixel_change import MASK_PAD, box_mask, changed_mask, count_changed
 from designrl.tasks.webpage.targets import (
     BACKGROUND_JS,
@@ -76,93 +76,7 @@ if TYPE_CHECKING:
     from designrl.render.events import PageEvents
     from designrl.render.isolated import IsolatedWorld
 
-NO_TARGETS_SCORE = 0.0
 PIXEL_MIN = 100
-POLL_S = 0.05
-
-
-class PageHung(Exception):
-    """The page stopped answering (or turned hostile) during the checks; ``reason`` says how."""
-
-    def __init__(self, reason: str, interactions: Interactions | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.interactions = interactions
-
-
-@dataclass
-class Interaction:
-    kind: str
-    label: str
-    passed: bool = False
-    via: list[str] = field(default_factory=list)
-    reason: str = ""
-    """Why it did not pass: ``no_response``, ``page_error``, ``gone``, ``timeout`` ..."""
-    mutations: int = 0
-    changed_pixels: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class Interactions:
-    attempted: list[Interaction] = field(default_factory=list)
-    available: dict[str, int] = field(default_factory=dict)
-    restless: bool = False
-    """The page changed on its own while idle (timers, animations)."""
-    stopped: str | None = None
-    """Why the checks ended early (``timeout``, ``too_many_dialogs``, ...), or None."""
-    responds_anywhere: bool | None = None
-    """The page responded to clicks on plain text (None: not probed)."""
-
-    @property
-    def passed(self) -> int:
-        return sum(i.passed for i in self.attempted)
-
-    def as_details(self) -> dict[str, Any]:
-        return {"attempted": len(self.attempted), "passed": self.passed,
-                "available": self.available, "restless": self.restless,
-                "stopped": self.stopped, "responds_anywhere": self.responds_anywhere,
-                "records": [asdict(i) for i in self.attempted]}
-
-    def score(self) -> float:
-        """``score_interactions``, or 0 for a page that responds to any click."""
-        return 0.0 if self.responds_anywhere else score_interactions(self.attempted)
-
-
-def score_interactions(records: Sequence[Interaction]) -> float:
-    """passed / attempted, or ``NO_TARGETS_SCORE`` when nothing could be tried."""
-    if not records:
-        return NO_TARGETS_SCORE
-    return sum(r.passed for r in records) / len(records)
-
-
-async def guarded(coro, timeout_s: float, events: PageEvents, max_dialogs: int = 20):
-    """Await ``coro`` within ``timeout_s``, ending early when the page floods dialogs or
-    crashes; ``PageHung`` says which. The coroutine is cancelled when it does not finish."""
-    task = asyncio.ensure_future(coro)
-    deadline = time.monotonic() + timeout_s
-    try:
-        while not task.done():
-            if events.dialogs > max_dialogs:
-                raise PageHung("too_many_dialogs")
-            if events.crashed:
-                raise PageHung("page_crashed")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise PageHung("timeout")
-            await asyncio.wait({task}, timeout=min(POLL_S, left))
-        return task.result()
-    finally:
-        if not task.done():
-            task.cancel()
-
-
-async def terminate_scripts(cdp) -> None:
-    """Stop whatever script is spinning in the page, so it can be closed promptly."""
-    try:
-        await asyncio.wait_for(cdp.send("Runtime.terminateExecution"), 1.0)
-    except Exception:  # the page may be gone or stuck in a dialog: closing handles it
-        pass
 
 
 class Interactor:
@@ -300,18 +214,7 @@ class Interactor:
         else:
             await self._click(ref, point)
 
-        # Wait for a response: DOM changes, dialogs and scrolling end the wait early.
-        state = await self._state()
-        mutations = int(state["mutations"])
-        waited = 0.0
-        while waited < self.settle_s and not (
-                mutations > self._idle_allowance(window_began)
-                or self.events.dialogs > dialogs or state["hash"] != before_state["hash"]
-                or (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])):
-            await asyncio.sleep(POLL_S * 2)
-            waited += POLL_S * 2
-            state = await self._state()
-            mutations += int(state["mutations"])
+        state, mutations = await self._await_response(before_state, window_began, dialogs)
         record.mutations = mutations
         via = record.via
         if mutations > self._idle_allowance(window_began):
@@ -333,11 +236,33 @@ class Interactor:
                                                   self.idle_mask)
             if record.changed_pixels >= PIXEL_MIN:
                 via.append("pixels")
+        self._conclude(record, errors, blocked, popups)
+
+    async def _await_response(self, before_state: dict, window_began: float,
+                              dialogs: int) -> tuple[dict, int]:
+        """(state, DOM mutations) once the page responds or ``settle_s`` has passed: DOM
+        changes, dialogs and scrolling end the wait early."""
+        state = await self._state()
+        mutations = int(state["mutations"])
+        waited = 0.0
+        while waited < self.settle_s and not (
+                mutations > self._idle_allowance(window_began)
+                or self.events.dialogs > dialogs or state["hash"] != before_state["hash"]
+                or (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])):
+            await asyncio.sleep(POLL_S * 2)
+            waited += POLL_S * 2
+            state = await self._state()
+            mutations += int(state["mutations"])
+        return state, mutations
+
+    def _conclude(self, record: Interaction, errors: int, blocked: int, popups: int) -> None:
+        """Passed when the page responded without a new page error; else why not (the
+        counts are the page's errors, blocked requests and popups before the action)."""
         new_errors = len(self.events.page_errors) > errors
-        record.passed = bool(via) and not new_errors
+        record.passed = bool(record.via) and not new_errors
         if new_errors:
             record.reason = "page_error"
-        elif not via:
+        elif not record.via:
             record.reason = "no_response"
             if self.events.popups > popups:
                 record.reason = "no_response: popup_blocked"

@@ -199,6 +199,13 @@ def _subject(text: str) -> str:
 
 def _read_names(text: str, add) -> None:
     """Quoted text, name lists and named controls."""
+    _read_quoted_and_listed(text, add)
+    _read_named_controls(text, add)
+
+
+def _read_quoted_and_listed(text: str, add) -> None:
+    """Quoted text (a control when a control word follows), names in parentheses (fields
+    after "form with"), and slash-separated lists (controls before "buttons", "tabs" ...)."""
     for match in _QUOTED.finditer(text):
         name, after = match.group(1).strip(), text[match.end():match.end() + 14].lower()
         if re.match(r"\s*(button|link|tab|cta|label)", after):
@@ -224,6 +231,11 @@ def _read_names(text: str, add) -> None:
                                      after) else "text"
         for name in names:
             add(kind, name, 1.0, match.start())
+
+
+def _read_named_controls(text: str, add) -> None:
+    """Controls named by how they are asked for: "tabs for A, B and C", "a Sign up button",
+    "the share button", "buttons for + and -"."""
     for match in re.finditer(r"\btabs?\s+(?:for\s+|:\s*)([A-Z][\w' ]*(?:,\s*[A-Z][\w' ]*)*"
                              r"(?:,?\s+(?:and|or)\s+[A-Z][\w' ]*)?)", text):
         for name in split_names(match.group(1)):

@@ -49,38 +49,21 @@ from typing import Any
 
 import numpy as np
 
-from designrl.render.isolated import IsolatedWorld
-from designrl.render.png import decode_png
 from designrl.render.runner import PoolRunner
-from designrl.render.session import RenderError
-from designrl.render.types import InfrastructureError, RenderResult
+from designrl.render.types import RenderResult
 from designrl.tasks.batch import RewardFunction, component_rewards
 from designrl.tasks.family import Outcome, Scored
 from designrl.tasks.webpage.alignment import score_alignment
-from designrl.tasks.webpage.axe import AxeViolation, run_axe
 from designrl.tasks.webpage.content import (
-    PAGE_CONTENT_JS,
     PageContent,
-    content_args,
-    parse_page_content,
 )
 from designrl.tasks.webpage.extract import extract_page
 from designrl.tasks.webpage.facts import (
-    LAYOUT_FACTS_JS,
-    MAX_RECTS_PER_NODE,
-    MAX_UNITS,
-    LayoutFacts,
     facts_from_render,
-    parse_layout_facts,
 )
-from designrl.tasks.webpage.interact import (
-    Interactions,
-    Interactor,
-    PageHung,
-    guarded,
-    terminate_scripts,
-)
+from designrl.tasks.webpage.interaction_records import Interactions
 from designrl.tasks.webpage.judge import Judge, JudgeVerdict
+from designrl.tasks.webpage.page_checks import PageChecks, PageRun, run_page
 from designrl.tasks.webpage.requirements import read_requirements
 from designrl.tasks.webpage.space import is_blank
 from designrl.tasks.webpage.spec import WebpageItem
@@ -164,22 +147,6 @@ def total_score(components: Mapping[str, float]) -> float:
     return float(min(1.0, max(0.0, components.get("execution", 0.0) * gate * base)))
 
 
-@dataclass
-class _PageRun:
-    render: RenderResult | None = None
-    image: np.ndarray | None = None
-    facts: LayoutFacts | None = None
-    facts_error: str | None = None
-    violations: list[AxeViolation] | None = None
-    axe_error: str | None = None
-    content: PageContent | None = None
-    content_error: str | None = None
-    load_errors: list[str] = field(default_factory=list)
-    interactions: Interactions | None = None
-    failure: str | None = None
-    seconds: dict[str, float] = field(default_factory=dict)
-
-
 class WebpageReward:
     """Scores completions for webpage items with a started ``BrowserPool``.
 
@@ -217,7 +184,8 @@ class WebpageReward:
             async with self._page_slots():  # the page's time cap starts once it has a page
                 # A lease whose browser was lost under it runs again, with a time cap of its own.
                 run = await self.pool.retrying(
-                    lambda: asyncio.wait_for(self._run_page(html), self.page_timeout_s))
+                    lambda: asyncio.wait_for(run_page(self.pool, html, self._checks()),
+                                             self.page_timeout_s))
         except TimeoutError:
             return WebpageScore(0.0, {"loads": 0.0, "execution": 0.0}, "page_timeout",
                                 {"well_formatted": well_formatted,
@@ -247,6 +215,10 @@ class WebpageReward:
         return list(await asyncio.gather(*(self.score(c, p)
                                            for c, p in zip(completions, prompts, strict=True))))
 
+    def _checks(self) -> PageChecks:
+        return PageChecks(self.interaction_budget, self.action_timeout_s,
+                          self.interaction_time_s, self.settle_s, self.static_timeout_s)
+
     def _page_slots(self) -> asyncio.Semaphore:
         """At most one scoring per pool page at a time (per event loop)."""
         loop = asyncio.get_running_loop()
@@ -254,78 +226,9 @@ class WebpageReward:
             self._slots = (loop, asyncio.Semaphore(max(1, int(getattr(self.pool, "size", 4)))))
         return self._slots[1]
 
-    # The browser part: one lease of a pool page for the render, the static facts and the
-    # interactions. A page that hangs is left by raising, so the pool recycles it.
-
-    async def _run_page(self, html: str) -> _PageRun:
-        run = _PageRun()
-        began = time.monotonic()
-        session = self.pool.page(html)
-        try:
-            async with session as page:
-                await self._inspect(session, page, run)
-        except RenderError as exc:
-            run.render = exc.result
-        except PageHung as exc:
-            if run.interactions is None:
-                run.interactions = exc.interactions or Interactions(stopped=exc.reason)
-        except InfrastructureError:
-            raise  # not the page's doing: never a score
-        except Exception as exc:  # a Playwright or CDP failure mid-way: score what we have
-            run.failure = f"{type(exc).__name__}: {str(exc)[:200]}"
-        run.seconds["page"] = round(time.monotonic() - began, 3)
-        return run
-
-    async def _inspect(self, session, page, run: _PageRun) -> None:
-        t0 = time.monotonic()
-        render = run.render = await session.snapshot()
-        run.seconds["render"] = round(time.monotonic() - t0, 3)
-        if not render.ok or not render.png:
-            return
-        run.load_errors = list(render.page_errors)
-        run.image = await asyncio.to_thread(decode_png, render.png)
-        max_dialogs = getattr(self.pool, "max_dialogs", 20)
-        cdp = await page.context.new_cdp_session(page)
-        try:
-            world = await IsolatedWorld.create(cdp)
-            t0 = time.monotonic()
-
-            async def probe(awaitable, parse=lambda raw: raw):
-                """One static probe under the page's guards: (result, None) or (None, why);
-                a page that hung has its scripts stopped so the next probe can run."""
-                try:
-                    return parse(await guarded(awaitable, self.static_timeout_s,
-                                               session.events, max_dialogs)), None
-                except Exception as exc:
-                    if isinstance(exc, PageHung):
-                        await terminate_scripts(cdp)
-                    return None, f"{type(exc).__name__}: {str(exc)[:200]}"
-
-            run.facts, run.facts_error = await probe(world.call(LAYOUT_FACTS_JS, {
-                "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}), parse_layout_facts)
-            run.violations, run.axe_error = await probe(run_axe(world))
-            run.content, run.content_error = await probe(
-                world.call(PAGE_CONTENT_JS, content_args()), parse_page_content)
-            run.seconds["static"] = round(time.monotonic() - t0, 3)
-            t0 = time.monotonic()
-            interactor = Interactor(
-                page, world, session.events, budget=self.interaction_budget,
-                action_timeout_s=self.action_timeout_s, time_budget_s=self.interaction_time_s,
-                settle_s=self.settle_s, max_dialogs=max_dialogs,
-                max_dom_nodes=self.pool.limits.max_dom_nodes)
-            try:
-                run.interactions = await interactor.run()
-            finally:
-                run.seconds["interactions"] = round(time.monotonic() - t0, 3)
-        finally:
-            try:
-                await asyncio.wait_for(cdp.detach(), 1.0)
-            except Exception:  # the page may be gone already
-                pass
-
     # The pure part.
 
-    def _score_run(self, run: _PageRun, well_formatted: bool,
+    def _score_run(self, run: PageRun, well_formatted: bool,
                    prompt: str | None = None) -> WebpageScore:
         render = run.render or RenderResult.failure("render_failed")
         details: dict[str, Any] = {
@@ -368,7 +271,7 @@ class WebpageReward:
         return WebpageScore(total_score(components), components, error, details)
 
     async def _add_judge(self, score: WebpageScore, prompt: str | None, html: str,
-                         run: _PageRun) -> None:
+                         run: PageRun) -> None:
         assert self.judge is not None
         png = run.render.png if run.render is not None and getattr(
             self.judge, "multimodal", True) else None

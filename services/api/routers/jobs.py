@@ -14,7 +14,6 @@ from designrl.store.artifacts import episode_images
 from designrl.store.jobs import (
     cancel_job,
     create_job,
-    episode_ids,
     job_progress,
     job_status,
     list_episodes,
@@ -23,19 +22,22 @@ from designrl.store.jobs import (
 )
 from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Job
+from designrl.store.reads import episode_ids
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
+from services.api.job_requests import (
+    BenchmarkJobRequest,
+    JobRequest,
+    RolloutJobRequest,
+)
 from services.api.plans import PlanError, check_prediction_sets, job_plans
 from services.api.quotas import check_job_size, count_job
 from services.api.schemas import (
-    BenchmarkJobRequest,
     EpisodePage,
     JobOut,
     JobPage,
-    JobRequest,
     JobSummary,
     Progress,
-    RolloutJobRequest,
 )
 from services.api.served import check_served_policies
 from services.api.summaries import job_summary

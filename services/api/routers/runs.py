@@ -11,23 +11,25 @@ from fastapi import APIRouter, HTTPException, Request, Response, status
 from sqlalchemy.orm import Session
 
 from designrl.policies import VLLM_PREFIX
-from designrl.store.jobs import latest_finished_episode, only_episode
 from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Episode
+from designrl.store.reads import latest_finished_episode, only_episode
 from designrl.tasks import FAMILIES, load_items
 from designrl.tasks.family import Family, Task
 from designrl.tasks.layout.spec import DESIGNGYM_TASK_IDS
 from services.api.deps import KeyDep, SessionDep
+from services.api.job_requests import (
+    SERVED_POLICY,
+    RunRequest,
+    server_policy_names,
+)
 from services.api.plans import PlanError, job_plans
 from services.api.routers.jobs import SUBMIT_REFUSALS, store_and_enqueue
 from services.api.schemas import (
-    SERVED_POLICY,
     Catalog,
     FamilyOut,
     RunOut,
-    RunRequest,
     TaskOut,
-    server_policy_names,
 )
 from services.api.served import served_models
 from services.api.views import episode_out

@@ -98,41 +98,48 @@ def _perturbed(layout: Layout, task: TaskSpec, rng: random.Random) -> Layout:
     elements = [e.copy() for e in layout.elements]
     for _ in range(rng.choice([1, 1, 2, 3])):
         kind = rng.randrange(10)
-        if kind == 0:  # jitter at some scale
-            scale = rng.choice([1e-9, 1e-6, 1e-3, 0.02, 0.2])
-            for e in elements:
-                e.bbox = [v + rng.gauss(0.0, scale) for v in e.bbox]
-        elif kind == 1:  # a coarse grid: many equal coordinates (sort and rank ties)
-            grid = rng.choice([0.05, 0.1, 0.25])
-            for e in elements:
-                e.bbox = [round(v / grid) * grid for v in e.bbox]
-        elif kind == 2:  # copied boxes: full overlaps, equal anchors and salience
-            source = rng.choice(elements)
-            for e in rng.sample(elements, rng.randint(1, len(elements))):
-                e.bbox = list(source.bbox)
-        elif kind == 3:  # zero-area, negative and tiny boxes
-            for e in rng.sample(elements, rng.randint(1, len(elements))):
-                i = rng.choice([2, 3])
-                e.bbox[i] = rng.choice([0.0, -0.0, -0.05, 1e-12, 5e-10])
-        elif kind == 4:  # z ties, negative and large z
-            pool = rng.choice([[1], [1, 2], list(range(-3, 4)), [10**6, 2**52]])
-            for e in elements:
-                e.z = rng.choice(pool)
-        elif kind == 5:  # the whole layout scaled (1e-310: subnormals)
-            factor = rng.choice([1e-310, 1e-300, 1e-160, 1e-8, 3.0, 1e6, 1e40])
-            for e in elements:
-                e.bbox = [v * factor for v in e.bbox]
-        elif kind == 6:  # shuffled element order
+        if kind == 6:  # shuffled element order
             rng.shuffle(elements)
         elif kind == 7 and len(elements) > 1:  # some elements missing
             elements = rng.sample(elements, rng.randint(1, len(elements) - 1))
         elif kind == 8:  # an element twice
             elements.insert(rng.randrange(len(elements) + 1), rng.choice(elements).copy())
-        else:  # boxes anywhere, partly off the canvas
-            for e in rng.sample(elements, rng.randint(1, len(elements))):
-                e.bbox = [rng.uniform(-0.5, 1.2), rng.uniform(-0.5, 1.2),
-                          rng.uniform(0.0, 0.9), rng.uniform(0.0, 0.9)]
+        else:
+            _perturb_boxes(elements, kind, rng)
     return Layout(elements)
+
+
+def _perturb_boxes(elements: list, kind: int, rng: random.Random) -> None:
+    """Perturbation ``kind`` of the boxes or z values, in place (any kind but 6 and 8; 7
+    is boxes anywhere, as 9 is)."""
+    if kind == 0:  # jitter at some scale
+        scale = rng.choice([1e-9, 1e-6, 1e-3, 0.02, 0.2])
+        for e in elements:
+            e.bbox = [v + rng.gauss(0.0, scale) for v in e.bbox]
+    elif kind == 1:  # a coarse grid: many equal coordinates (sort and rank ties)
+        grid = rng.choice([0.05, 0.1, 0.25])
+        for e in elements:
+            e.bbox = [round(v / grid) * grid for v in e.bbox]
+    elif kind == 2:  # copied boxes: full overlaps, equal anchors and salience
+        source = rng.choice(elements)
+        for e in rng.sample(elements, rng.randint(1, len(elements))):
+            e.bbox = list(source.bbox)
+    elif kind == 3:  # zero-area, negative and tiny boxes
+        for e in rng.sample(elements, rng.randint(1, len(elements))):
+            i = rng.choice([2, 3])
+            e.bbox[i] = rng.choice([0.0, -0.0, -0.05, 1e-12, 5e-10])
+    elif kind == 4:  # z ties, negative and large z
+        pool = rng.choice([[1], [1, 2], list(range(-3, 4)), [10**6, 2**52]])
+        for e in elements:
+            e.z = rng.choice(pool)
+    elif kind == 5:  # the whole layout scaled (1e-310: subnormals)
+        factor = rng.choice([1e-310, 1e-300, 1e-160, 1e-8, 3.0, 1e6, 1e40])
+        for e in elements:
+            e.bbox = [v * factor for v in e.bbox]
+    else:  # boxes anywhere, partly off the canvas
+        for e in rng.sample(elements, rng.randint(1, len(elements))):
+            e.bbox = [rng.uniform(-0.5, 1.2), rng.uniform(-0.5, 1.2),
+                      rng.uniform(0.0, 0.9), rng.uniform(0.0, 0.9)]
 
 
 def _targets(task: TaskSpec, rng: random.Random) -> list[tuple]:

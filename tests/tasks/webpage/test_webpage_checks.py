@@ -15,7 +15,7 @@ from designrl.tasks.webpage.colour import (
     score_harmony,
 )
 from designrl.tasks.webpage.facts import LayoutFacts, TextUnit, facts_from_render
-from designrl.tasks.webpage.interact import Interaction, score_interactions
+from designrl.tasks.webpage.interaction_records import Interaction, score_interactions
 from designrl.tasks.webpage.layout import (
     overlapping_pairs,
     score_alignment,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from designrl.policies.webpage_template.block import Block, Context, esc, heading, js
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def todo(ctx: Context) -> list[Block]:
     """A to-do list: add, tick off, delete, and filter by the request's views."""
     req = ctx.request

@@ -39,6 +39,8 @@ def _fields(req: Request) -> list[tuple[str, str, str]]:
     return out
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def contact(ctx: Context) -> list[Block]:
     """A contact form, or a sign-up form when the request asks for one."""
     req = ctx.request

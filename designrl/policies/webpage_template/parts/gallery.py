@@ -5,6 +5,8 @@ from __future__ import annotations
 from designrl.policies.webpage_template.block import Block, Context, esc, heading, js, picture
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def gallery(ctx: Context) -> list[Block]:
     """A grid of pictures with category filters and a lightbox."""
     req = ctx.request

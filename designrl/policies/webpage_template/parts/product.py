@@ -7,6 +7,8 @@ from designrl.policies.webpage_template.block import Block, Context, cap, esc, h
 from designrl.policies.webpage_template.parts.tabs import tab_widget
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def product(ctx: Context) -> list[Block]:
     """The product itself, then its details in tabs, as two sections."""
     req, rng = ctx.request, ctx.rng

@@ -77,6 +77,8 @@ def faq(ctx: Context) -> list[Block]:
     return [Block("faq", "FAQ", body, script)]
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def quiz(ctx: Context) -> list[Block]:
     """A multiple-choice quiz with feedback, progress and a final score."""
     req = ctx.request

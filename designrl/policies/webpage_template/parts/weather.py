@@ -24,6 +24,8 @@ def _weather_icon(kind: str) -> str:
     return f"<svg class='wx' viewBox='0 0 40 40' aria-hidden='true' focusable='false'>{parts}</svg>"
 
 
+# long: one page part's markup, styles and script written out in page order; split,
+# its pieces would only make sense read together.
 def weather(ctx: Context) -> list[Block]:
     """Today, the forecast and the rainfall, as three sections."""
     rng, req = ctx.rng, ctx.request
