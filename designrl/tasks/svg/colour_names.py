@@ -323,40 +323,44 @@ def color_spec(phrase: str) -> ColorSpec | None:
     words = text.split(" ")
     if len(words) > 2:
         return None
-    if len(words) == 2 and words[0] in MODIFIERS:
-        base = color_spec(words[1])
+    if len(words) == 2:
+        return _two_words(text, *words)
+    return _one_word(text)
+
+
+def _two_words(text: str, first: str, last: str) -> ColorSpec | None:
+    """"light blue", "navy blue", "off white", "grass green"."""
+    joined = first + last
+    if first in MODIFIERS:
+        base = color_spec(last)
         if base is None:
             return None
         if base.family is not None:
-            return ColorSpec(text, family=base.family, modifier=words[0])
-        joined = text.replace(" ", "")
-        if joined in CSS_COLORS:
-            return ColorSpec(text, rgb=CSS_COLORS[joined])
-        return base
-    if len(words) == 2:
-        joined = "".join(words)
-        if joined in CSS_COLORS:
-            return ColorSpec(text, rgb=CSS_COLORS[joined])
-        if words[0] == "off" and words[1] == "white":
-            return ColorSpec(text, family="white", modifier="off")
-        first, last = color_spec(words[0]), color_spec(words[1])
-        if (first is None and words[0] not in DESCRIPTIVE) or last is None:
-            return None
-        return ColorSpec(text, family=last.family, modifier=last.modifier, rgb=last.rgb)
-    word = words[0]
+            return ColorSpec(text, family=base.family, modifier=first)
+        return ColorSpec(text, rgb=CSS_COLORS[joined]) if joined in CSS_COLORS else base
+    if joined in CSS_COLORS:
+        return ColorSpec(text, rgb=CSS_COLORS[joined])
+    if first == "off" and last == "white":
+        return ColorSpec(text, family="white", modifier="off")
+    head, tail = color_spec(first), color_spec(last)
+    if (head is None and first not in DESCRIPTIVE) or tail is None:
+        return None
+    return ColorSpec(text, family=tail.family, modifier=tail.modifier, rgb=tail.rgb)
+
+
+def _one_word(word: str) -> ColorSpec | None:
     if word in EVERYDAY:
         family, modifier = EVERYDAY[word]
-        return ColorSpec(text, family=family, modifier=modifier, rgb=CSS_COLORS[word])
+        return ColorSpec(word, family=family, modifier=modifier, rgb=CSS_COLORS[word])
     if word in EXTRA_RGB:
-        return ColorSpec(text, rgb=EXTRA_RGB[word])
+        return ColorSpec(word, rgb=EXTRA_RGB[word])
     if word in FAMILIES:
-        return ColorSpec(text, family=word)
+        return ColorSpec(word, family=word)
     if word in CSS_COLORS:
-        return ColorSpec(text, rgb=CSS_COLORS[word])
+        return ColorSpec(word, rgb=CSS_COLORS[word])
     if word in SYNONYMS:
-        return ColorSpec(text, family=SYNONYMS[word])
+        return ColorSpec(word, family=SYNONYMS[word])
     return None
-
 
 COLOR_WORDS = sorted({*CSS_COLORS, *FAMILIES, *SYNONYMS, *EXTRA_RGB}, key=len, reverse=True)
 """Every single word ``color_spec`` accepts, longest first (for building regexes)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]
@@ -150,6 +151,18 @@ class _Scanner:
 _ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 
 
+@dataclass
+class _Pen:
+    """Where a path's pen is, where its subpath started, and the last command with its
+    control point (which a smooth curve reflects)."""
+
+    x: float = 0.0
+    y: float = 0.0
+    start: Point = (0.0, 0.0)
+    ctrl: Point | None = None
+    cmd: str = ""
+
+
 def path_subpaths(d: str, max_points: int = 200_000) -> tuple[list[Subpath], list[bool]]:
     """Flattened subpaths of path data, and for each whether it is made of straight segments.
 
@@ -160,9 +173,7 @@ def path_subpaths(d: str, max_points: int = 200_000) -> tuple[list[Subpath], lis
     straight: list[bool] = []
     points: list[Point] = []
     is_straight = True
-    x = y = start_x = start_y = 0.0
-    last_ctrl: Point | None = None
-    last_cmd = ""
+    pen = _Pen()
     total = 0
 
     def flush(closed: bool) -> None:
@@ -181,70 +192,67 @@ def path_subpaths(d: str, max_points: int = 200_000) -> tuple[list[Subpath], lis
                 if upper == "Z":
                     if points:
                         flush(True)
-                    x, y = start_x, start_y
-                    last_ctrl = None
-                    last_cmd = "Z"
+                    pen.x, pen.y = pen.start
+                    pen.ctrl, pen.cmd = None, "Z"
                     break
                 args = scan.numbers(_ARGS[upper]) if upper != "A" else [
                     scan.number(), scan.number(), scan.number(), float(scan.flag()),
                     float(scan.flag()), scan.number(), scan.number()]
-                ox, oy = (x, y) if rel else (0.0, 0.0)
-                if upper != "M" and not points:
-                    points.append((x, y))  # drawing on after Z starts where the subpath did
-                new: list[Point] = []
-                ctrl: Point | None = None
                 if upper == "M":
                     flush(False)
-                    x, y = ox + args[0], oy + args[1]
-                    start_x, start_y = x, y
-                    new = [(x, y)]
+                    ox, oy = (pen.x, pen.y) if rel else (0.0, 0.0)
+                    pen.x, pen.y = pen.start = (ox + args[0], oy + args[1])
+                    new, ctrl = [pen.start], None
                     upper = "L"  # further pairs are line-tos
-                elif upper == "L":
-                    x, y = ox + args[0], oy + args[1]
-                    new = [(x, y)]
-                elif upper == "H":
-                    x = (x if rel else 0.0) + args[0]
-                    new = [(x, y)]
-                elif upper == "V":
-                    y = (y if rel else 0.0) + args[0]
-                    new = [(x, y)]
-                elif upper in ("C", "S"):
-                    if upper == "C":
-                        c1 = (ox + args[0], oy + args[1])
-                        rest = args[2:]
-                    else:
-                        c1 = _reflect(last_ctrl, (x, y)) if last_cmd in ("C", "S") else (x, y)
-                        rest = args
-                    c2 = (ox + rest[0], oy + rest[1])
-                    end = (ox + rest[2], oy + rest[3])
-                    new = _cubic((x, y), c1, c2, end)
-                    ctrl, (x, y) = c2, end
-                elif upper in ("Q", "T"):
-                    if upper == "Q":
-                        c1 = (ox + args[0], oy + args[1])
-                        end = (ox + args[2], oy + args[3])
-                    else:
-                        c1 = _reflect(last_ctrl, (x, y)) if last_cmd in ("Q", "T") else (x, y)
-                        end = (ox + args[0], oy + args[1])
-                    new = _cubic((x, y), *_quad_to_cubic((x, y), c1, end), end)
-                    ctrl, (x, y) = c1, end
-                elif upper == "A":
-                    end = (ox + args[5], oy + args[6])
-                    new = _arc((x, y), args[0], args[1], args[2], bool(args[3]), bool(args[4]), end)
-                    x, y = end
-                if upper not in ("L", "H", "V"):
-                    is_straight = False
+                else:
+                    if not points:
+                        points.append((pen.x, pen.y))  # drawing on after Z starts where it did
+                    new, ctrl = _draw(pen, upper, rel, args)
+                    is_straight = is_straight and upper in ("L", "H", "V")
                 points.extend(new)
                 total += len(new)
                 if total > max_points:
                     raise ValueError("too many points")
-                last_ctrl, last_cmd = ctrl, upper
+                pen.ctrl, pen.cmd = ctrl, upper
                 repeat = scan.has_number()
             cmd = scan.command()
     except (ValueError, ZeroDivisionError, OverflowError):
         pass
     flush(False)
     return subpaths, straight
+
+
+def _draw(pen: _Pen, upper: str, rel: bool, args: list[float]) -> tuple[list[Point], Point | None]:
+    """The points one drawing command (not M or Z) adds, and its last control point; moves
+    the pen to the command's end."""
+    here = (pen.x, pen.y)
+    ox, oy = here if rel else (0.0, 0.0)
+    if upper in ("L", "H", "V"):  # H takes an x alone, V a y alone
+        if upper != "V":
+            pen.x = ox + args[0]
+        if upper != "H":
+            pen.y = oy + args[-1]
+        return [(pen.x, pen.y)], None
+    if upper in ("C", "S"):
+        if upper == "C":
+            c1, rest = (ox + args[0], oy + args[1]), args[2:]
+        else:
+            c1 = _reflect(pen.ctrl, here) if pen.cmd in ("C", "S") else here
+            rest = args
+        c2, end = (ox + rest[0], oy + rest[1]), (ox + rest[2], oy + rest[3])
+        pen.x, pen.y = end
+        return _cubic(here, c1, c2, end), c2
+    if upper in ("Q", "T"):
+        if upper == "Q":
+            c1, end = (ox + args[0], oy + args[1]), (ox + args[2], oy + args[3])
+        else:
+            c1 = _reflect(pen.ctrl, here) if pen.cmd in ("Q", "T") else here
+            end = (ox + args[0], oy + args[1])
+        pen.x, pen.y = end
+        return _cubic(here, *_quad_to_cubic(here, c1, end), end), c1
+    end = (ox + args[5], oy + args[6])  # A
+    pen.x, pen.y = end
+    return _arc(here, args[0], args[1], args[2], bool(args[3]), bool(args[4]), end), None
 
 
 def _reflect(ctrl: Point | None, about: Point) -> Point:
