@@ -48,8 +48,11 @@ class Text:
         if self.color is not None:
             if painted(self.color, shape.main_colors):
                 pass
-            elif any(self.color.near(c) for c in shape.main_colors):
-                verdict = None
+            elif any(self.color.near(c) for c in shape.main_colors) \
+                    or (on_color(scene, self.color, shape)
+                        and not self.color.matches(scene.background)):
+                verdict = None  # near, or the colour of a part the text is on ("a button
+                # labelled 'Log in' in teal": the button's, perhaps)
             else:
                 verdict = False
         x0, y0, x1, y1 = scene.facts.canvas
@@ -118,25 +121,45 @@ class Backing:
                  if s.tag == "text" and text_matches(self.words, s.text)]
         if not found:
             return None, "no text shows it"
-        pixels = scene.pixels
-        x0, y0, x1, y1 = scene.facts.canvas
-        w, h = max(1e-9, x1 - x0), max(1e-9, y1 - y0)
-        verdicts: list[Verdict] = []
-        for shape in found:
-            bx0, by0, bx1, by1 = shape.bbox
-            pad_x, pad_y = max(by1 - by0, 0.5 * (bx1 - bx0)), 1.5 * (by1 - by0)
-            region = (max(0.0, (bx0 - pad_x - x0) / w), max(0.0, (by0 - pad_y - y0) / h),
-                      min(1.0, (bx1 + pad_x - x0) / w), min(1.0, (by1 + pad_y - y0) / h))
-            if region[2] <= region[0] or region[3] <= region[1]:
-                continue
-            strict = pixels.share(pixels.mask(self.color), region) * pixels.area
-            near = pixels.share(pixels.mask(self.color, "near"), region) * pixels.area
-            verdicts.append(True if strict >= 30 else None if near >= 3 else False)
+        verdicts = [v for v in (backed(scene, self.color, shape) for shape in found)
+                    if v != "off canvas"]
         best = True if True in verdicts else False if verdicts and None not in verdicts else None
         return best, f"{self.color.text} around {self.words!r}"
 
     def describe(self) -> str:
         return f"{self.color.text} behind {self.words!r}"
+
+
+def backed(scene: Scene, color: ColorSpec, shape) -> Verdict | str:
+    """Whether ``color`` shows around a text element: True for a patch, None for a trace,
+    False for none; "off canvas" when the text is."""
+    region = _around(scene, shape)
+    if region is None:
+        return "off canvas"
+    pixels = scene.pixels
+    strict = pixels.share(pixels.mask(color), region) * pixels.area
+    near = pixels.share(pixels.mask(color, "near"), region) * pixels.area
+    return True if strict >= 30 else None if near >= 3 else False
+
+
+def on_color(scene: Scene, color: ColorSpec, shape) -> bool:
+    """Whether a text element sits on ``color``: it fills most of the space around it."""
+    region = _around(scene, shape)
+    if region is None:
+        return False
+    around = scene.pixels.crop(scene.pixels.mask(color), region)
+    return around.size > 0 and float(around.mean()) >= 0.5
+
+
+def _around(scene: Scene, shape) -> Region | None:
+    """A text element's box padded by about a line, as a share of the canvas."""
+    x0, y0, x1, y1 = scene.facts.canvas
+    w, h = max(1e-9, x1 - x0), max(1e-9, y1 - y0)
+    bx0, by0, bx1, by1 = shape.bbox
+    pad_x, pad_y = max(by1 - by0, 0.5 * (bx1 - bx0)), 1.5 * (by1 - by0)
+    region = (max(0.0, (bx0 - pad_x - x0) / w), max(0.0, (by0 - pad_y - y0) / h),
+              min(1.0, (bx1 + pad_x - x0) / w), min(1.0, (by1 + pad_y - y0) / h))
+    return None if region[2] <= region[0] or region[3] <= region[1] else region
 
 
 @dataclass(frozen=True)

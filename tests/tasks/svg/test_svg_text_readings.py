@@ -79,6 +79,20 @@ def test_text_in_no_named_colour_fails():
     assert _verdicts(dark, [WHITE_LABEL]) == ["fail"]
 
 
+def test_text_on_a_part_of_its_named_colour_is_not_failed_for_its_own_colour():
+    """"The title 'Menu' in teal": white letters on a teal bar may be what is meant (the
+    bar's teal); dark letters on white are not, nor yellow letters inside a white rim."""
+    sentence = "The title 'Menu' in teal sits at the top"
+    bar = '<rect width="400" height="70" fill="#14b8a6"/>'
+    title = '<text x="200" y="45" font-size="28" text-anchor="middle" fill="{}">Menu</text>'
+    assert _verdicts(bar + title.format("#ffffff"), [sentence]) == ["unchecked"]
+    assert _verdicts(title.format("#1e293b"), [sentence]) == ["fail"]
+    sign = ('<polygon points="150,50 250,50 320,120 320,200 250,270 150,270 80,200 80,120" '
+            'fill="#c62828" stroke="#ffffff" stroke-width="8"/>'
+            '<text x="200" y="175" font-size="60" text-anchor="middle" fill="#ffd600">STOP</text>')
+    assert _verdicts(sign, ["The word 'STOP' is in the centre in large white letters"]) == ["fail"]
+
+
 def test_percentages_must_add_up():
     rule = "The percentages shown in the legend must add up to 100%"
     assert read_requirement(rule).atoms == (PercentSum(100.0),)
