@@ -13,21 +13,36 @@ It holds what request routing and Chromium's switches cannot:
   Chromium serializes them: a 512 MB string logged once would otherwise be copied into
   the browser process, Playwright's driver and the worker. One over ``PAYLOAD_EXCEEDED``
   characters is a cap gone over: reported as ``CAP_EXCEEDED`` + ``console_payload``,
-  which ends the job ``resource_exceeded``.
+  which ends the job ``resource_exceeded``;
+* Workers start from a script the router serves (``worker_script``): the same payload
+  cap runs in the worker before the page's script (workers run no init script, and a
+  CDP attach races Playwright's own). What no route sees is refused and reported on the
+  console as ``REQUEST_REFUSED`` + URL, which the router records as a blocked request:
+  every SharedWorker (no design needs one), a worker's WebSocket, a Worker started in a
+  worker (its script would not start from ours), and WebTransport (QUIC).
 
 Everything the guards call is taken when the document starts, before the page can
-replace it. Workers run no init script: their console is not cut.
+replace it. Init scripts run in every window of the page, ``about:blank`` frames and
+popups included (measured with Playwright 1.65 and Debian's Chromium), so no window
+hands out an unguarded ``Worker``.
 """
 
 from __future__ import annotations
 
+import json
+from urllib.parse import parse_qs, urlsplit
+
 NAVIGATION_REFUSED = "designrl: navigation refused: "
 CAP_EXCEEDED = "designrl: cap exceeded: "
+REQUEST_REFUSED = "designrl: request refused: "
+WORKER_SCRIPT = "__designrl_worker__.js"  # a worker's first script, beside the page's own
+WORKER_CAP = "__designrl_worker_cap__.js"  # what a module worker imports before the page's
 PAYLOAD_LIMIT = 4096  # characters of one console argument or one uncaught error
 PAYLOAD_EXCEEDED = 1 << 20  # characters no page logs but to flood the driver
 
 _CONSTANTS = (
     f"const NAVIGATION_REFUSED = {NAVIGATION_REFUSED!r}, CAP_EXCEEDED = {CAP_EXCEEDED!r},\n"
+    f"  REQUEST_REFUSED = {REQUEST_REFUSED!r}, WORKER_SCRIPT = {WORKER_SCRIPT!r},\n"
     f"  PAYLOAD_LIMIT = {PAYLOAD_LIMIT}, PAYLOAD_EXCEEDED = {PAYLOAD_EXCEEDED};\n"
 )
 
@@ -130,7 +145,7 @@ _PAYLOAD_CAP = """
   // oversized one is cancelled and reported again, cut.
   const prevent = Event.prototype.preventDefault;
   const stop = Event.prototype.stopImmediatePropagation;
-  const reportError = window.reportError;
+  const reportError = globalThis.reportError;
   const errorOf = getter(ErrorEvent.prototype, 'error');
   const messageOf = getter(ErrorEvent.prototype, 'message');
   const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
@@ -142,7 +157,7 @@ _PAYLOAD_CAP = """
     try {
       text = apply(tag, thrown, []) === '[object Error]' ? clip(thrown.message) : clip(thrown);
     } catch (e) {}
-    apply(reportError, window, [new ErrorType(typeof text === 'string' ? text : fallback)]);
+    apply(reportError, globalThis, [new ErrorType(typeof text === 'string' ? text : fallback)]);
   };
   addEventListener('error', (event) => {
     if (apply(tag, event, []) !== '[object ErrorEvent]') return;  // a resource's, not a script's
@@ -156,6 +171,74 @@ _PAYLOAD_CAP = """
 })();
 """
 
+_CONSTRUCTOR_GUARDS = """
+(() => {
+  const apply = Reflect.apply, construct = Reflect.construct, encode = encodeURIComponent;
+  const URLType = URL, Refusal = DOMException, report = console.debug;
+  const slice = String.prototype.slice, define = Object.defineProperty;
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+  const href = getter(URL.prototype, 'href'), origin = getter(URL.prototype, 'origin');
+  const protocol = getter(URL.prototype, 'protocol');
+  const inWorker = typeof document === 'undefined';
+  // What relative URLs resolve against: the document's base URL, or the worker's own.
+  const base = inWorker ? ((at) => () => at)(location.href)
+    : ((baseURI) => () => apply(baseURI, document, []))(getter(Node.prototype, 'baseURI'));
+  const absolute = (url) => {
+    try { return apply(href, new URLType(`${url}`, base()), []); } catch (e) { return `${url}`; }
+  };
+  const refuse = (url, why) => {
+    apply(report, console, [REQUEST_REFUSED + apply(slice, url, [0, 2000])]);
+    return new Refusal(why, 'SecurityError');
+  };
+  // A proxy keeps the constructor's statics and prototype; the prototype's `constructor`
+  // is pointed at it, so the original is not one property away.
+  const guard = (name, onConstruct) => {
+    const Original = globalThis[name];
+    if (typeof Original !== 'function') return;
+    const Guarded = new Proxy(Original, {
+      construct: (target, args, newTarget) => onConstruct(Original, args, newTarget),
+    });
+    define(Original.prototype, 'constructor', {value: Guarded, writable: true, configurable: true});
+    globalThis[name] = Guarded;
+  };
+  const refused = (what) => (Original, args) => {
+    throw refuse(absolute(args[0]), what + ' is not available in the sandbox');
+  };
+  guard('WebTransport', refused('WebTransport'));  // QUIC: no route sees it
+  if (inWorker) {
+    guard('WebSocket', refused('a WebSocket in a worker'));  // the page's are routed
+    // No route sees a nested worker's script, so it could not start from ours.
+    guard('Worker', refused('a Worker in a worker'));
+    return;
+  }
+  guard('SharedWorker', refused('SharedWorker'));
+  // A Worker starts from WORKER_SCRIPT, in the directory of its own script when that is
+  // ours (so `location` and relative URLs in it resolve as before), else the document's.
+  guard('Worker', (Original, args, newTarget) => {
+    if (args.length === 0) return construct(Original, args, newTarget);  // the usual TypeError
+    const options = args[1];
+    let type, name, credentials;
+    if (options !== null && (typeof options === 'object' || typeof options === 'function')) {
+      type = options.type; name = options.name; credentials = options.credentials;
+    }
+    if (type !== undefined) type = `${type}`;
+    const here = new URLType(base());
+    const target = new URLType(`${args[0]}`, here);
+    const scheme = apply(protocol, target, []);
+    const own = (scheme === 'http:' || scheme === 'https:')
+      && apply(origin, target, []) === apply(origin, here, []);
+    const url = apply(href, target, []);
+    let first;
+    try {
+      first = new URLType(WORKER_SCRIPT + '?module=' + (type === 'module' ? 1 : 0)
+                          + '&url=' + encode(url), own ? target : here);
+    } catch (e) { throw refuse(url, 'a worker needs an http(s) document'); }
+    return construct(Original, [apply(href, first, []), {__proto__: null, type, name, credentials}],
+                     newTarget);
+  });
+})();
+"""
+
 _NO_WEBRTC = """
 for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChannel',
                     'RTCIceTransport', 'RTCSctpTransport']) {
@@ -164,5 +247,25 @@ for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCDataChan
 }
 """
 
-# The navigation guard takes console.debug before the payload cap wraps it.
-DOCUMENT_START_JS = _CONSTANTS + _NAME_AND_HISTORY + _NAVIGATION_GUARD + _PAYLOAD_CAP + _NO_WEBRTC
+# The guards take console.debug before the payload cap wraps it. In a block, so that its
+# constants are no globals a page's own declarations would collide with.
+DOCUMENT_START_JS = "{\n" + (_CONSTANTS + _NAME_AND_HISTORY + _NAVIGATION_GUARD + _CONSTRUCTOR_GUARDS
+                             + _PAYLOAD_CAP + _NO_WEBRTC) + "}\n"
+WORKER_START_JS = "{\n" + _CONSTANTS + _CONSTRUCTOR_GUARDS + _PAYLOAD_CAP + "}\n"
+
+
+def worker_script(url: str) -> str | None:
+    """The script a worker starts from, for a request to ``WORKER_SCRIPT`` or ``WORKER_CAP``
+    (None for any other URL): the worker guards and payload cap, then the page's own script
+    (``importScripts``; a module worker imports the cap first, so it runs first)."""
+    parts = urlsplit(url)
+    name = parts.path.rsplit("/", 1)[-1]
+    if name == WORKER_CAP:
+        return WORKER_START_JS
+    if name != WORKER_SCRIPT:
+        return None
+    query = parse_qs(parts.query)
+    target = json.dumps(query.get("url", [""])[0])
+    if query.get("module") == ["1"]:
+        return f'import "/{WORKER_CAP}";\nimport {target};\n'
+    return f"{WORKER_START_JS}importScripts({target});\n"

@@ -5,6 +5,9 @@ The page is loaded from one of two origins (``http://a.designrl.page/`` and
 fulfil ourselves, so relative references such as ``<img src="rick.jpg">``
 resolve to our host and reach the asset store. No request is ever continued
 to the network; only ``data:`` and ``blob:`` (local by definition) pass through.
+A Worker's first script is ours too (``worker_script``): it caps the worker's console
+before the page's script runs. What no route sees (SharedWorkers, a worker's WebSocket)
+is refused in the page and reported on the console, and recorded here as blocked.
 Chromium itself refuses ``file:`` subresources from an http page and says so on
 the console; those messages are recorded as blocked requests too.
 """
@@ -19,7 +22,12 @@ from typing import TYPE_CHECKING, Literal
 from urllib.parse import unquote, urlsplit
 
 from designrl.render.assets import AssetStore, content_type
-from designrl.render.document_start import CAP_EXCEEDED, NAVIGATION_REFUSED
+from designrl.render.document_start import (
+    CAP_EXCEEDED,
+    NAVIGATION_REFUSED,
+    REQUEST_REFUSED,
+    worker_script,
+)
 from designrl.render.events import PageEvents
 from designrl.render.types import RESOURCE_EXCEEDED
 
@@ -158,10 +166,13 @@ class Router:
                     status=200, body=job.html, content_type="text/html; charset=utf-8"
                 )
             elif action == "asset":
-                body = self.assets.get(unquote(urlsplit(url).path))
+                script = worker_script(url)
+                body = self.assets.get(unquote(urlsplit(url).path)) if script is None else None
                 if job is not None and job.entered:
                     job.events.served(url)
-                if body is None:
+                if script is not None:  # a worker's first script: its guards, then the page's
+                    await route.fulfill(status=200, body=script, content_type="text/javascript")
+                elif body is None:
                     await route.fulfill(status=404, body="", content_type="text/plain")
                 else:
                     await route.fulfill(status=200, body=body, content_type=content_type(url))
@@ -196,6 +207,8 @@ class Router:
         if message.type == "debug":
             if text.startswith(NAVIGATION_REFUSED):
                 job.events.navigation_refused(text[len(NAVIGATION_REFUSED):])
+            elif text.startswith(REQUEST_REFUSED):  # a SharedWorker, a worker's WebSocket
+                job.events.blocked(text[len(REQUEST_REFUSED):])
             elif text.startswith(CAP_EXCEEDED):
                 job.events.exceed(text[len(CAP_EXCEEDED):])
                 job.abort(RESOURCE_EXCEEDED)

@@ -289,4 +289,6 @@ class Slot:
             return
         if self.router.live_job is not None:
             self.router.live_job.events.popup(id(page))
+        # Its refusals and caps are the job's, those that arrive before it is closed.
+        page.on("console", self.router.on_console)
         self._spawn(page.close())

@@ -72,7 +72,9 @@ class RenderResult:
     again on a fresh page and, if that keeps failing, raises ``InfrastructureError``
     instead of returning a result.
     Sandbox events (blocked requests, dialogs, popups, downloads) are recorded
-    whether the page succeeded or not. ``dom_nodes`` counts elements across the
+    whether the page succeeded or not. ``blocked_requests`` also lists what was refused
+    before any request (a SharedWorker's script, a Worker's WebSocket, a Worker started
+    in a Worker, WebTransport), by the URL it would have used. ``dom_nodes`` counts elements across the
     document, its frames and open shadow roots; for a DOM cap found by the renderer's own
     counter (closed shadow roots, ``data:`` frames) it is that count.
     """
@@ -106,7 +108,8 @@ class RenderResult:
     """The cap a ``resource_exceeded`` page went over: ``memory`` (the browser's, for all
     its processes; the kernel ended the renderer), ``dom_nodes`` (elements across frames
     and shadow roots), ``canvas_memory`` (pixels canvases ask for) or ``console_payload``
-    (one console argument or uncaught error over ``PAYLOAD_EXCEEDED`` characters)."""
+    (one console argument or uncaught error over ``PAYLOAD_EXCEEDED`` characters, in the
+    page or in one of its Workers)."""
 
     @property
     def ok(self) -> bool:

@@ -3,13 +3,13 @@ keeps serving right after. Nothing a page asks for ever reaches the network."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import pytest
+from browser_support import driver_peak_mb
 from playwright.async_api import Route, WebSocketRoute
 
 from designrl.render import RenderResult
@@ -246,26 +246,6 @@ def test_a_document_replaced_past_every_guard_ends_its_job(runner):
     assert result.error == "navigated_away" and not result.ok, result.error
     assert result.refused_navigations == ["about:blank"] and result.png == b""
     assert runner.render(NORMAL).ok
-
-
-def driver_peak_mb() -> int:
-    """Peak resident memory of this process's Playwright driver (its node child)."""
-    me = os.getpid()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                parent = int(stat.read().rsplit(")", 1)[1].split()[1])
-            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
-                is_driver = b"playwright/driver/node" in cmdline.read()
-            if parent == me and is_driver:
-                with open(f"/proc/{entry}/status") as status:
-                    peak = next(line for line in status if line.startswith("VmHWM:"))
-                return int(peak.split()[1]) // 1024
-        except (OSError, StopIteration):
-            continue
-    raise AssertionError("no Playwright driver among this process's children")
 
 
 BIG = "'x'.repeat(64 << 20)"  # 64 MB: each once grew the driver's peak by ~440 MB

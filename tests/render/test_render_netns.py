@@ -1,9 +1,9 @@
 """The browser's own network namespace is a layer that holds alone: with the resolver and
-proxy switches, the WebRTC script guard and Chromium's preferences off, requests the
-router never sees (a SharedWorker's fetch, a Worker's WebSocket, speculation-rules
-prefetches, WebRTC's STUN and TURN) reach a loopback listener from a browser on the host's
-network, and none does from one in its namespace. Chromium's preferences alone keep
-WebRTC's packets and the prefetches in."""
+proxy switches, the document-start script's WebRTC and constructor guards and Chromium's
+preferences off, requests the router never sees (a SharedWorker's fetch, a Worker's
+WebSocket, speculation-rules prefetches, WebRTC's STUN and TURN) reach a loopback listener
+from a browser on the host's network, and none does from one in its namespace. Chromium's
+preferences alone keep WebRTC's packets and the prefetches in."""
 
 from __future__ import annotations
 
@@ -89,9 +89,11 @@ def probe(monkeypatch, network_namespace: bool, chromium_preferences: bool = Fal
     monkeypatch.setattr(chromium, "NO_NETWORK_FLAGS", [])
     if not chromium_preferences:
         monkeypatch.setattr(preferences, "PREFERENCES", {})
-    # and the document-start script's WebRTC guard (it deletes the constructors)
-    monkeypatch.setattr(slot, "DOCUMENT_START_JS",
-                        document_start.DOCUMENT_START_JS.replace(document_start._NO_WEBRTC, ""))
+    # and the document-start script's WebRTC guard (it deletes the constructors) and
+    # constructor guards (they refuse SharedWorkers, and start Workers from our script)
+    monkeypatch.setattr(slot, "DOCUMENT_START_JS", document_start.DOCUMENT_START_JS
+                        .replace(document_start._NO_WEBRTC, "")
+                        .replace(document_start._CONSTRUCTOR_GUARDS, ""))
     listeners = Listeners()
     runner = PoolRunner(run_timeout=60.0, browsers=1, pages_per_browser=1, timeout_s=10.0,
                         network_namespace=network_namespace)

@@ -156,3 +156,15 @@ def test_launch_args_keep_one_renderer_per_context():
     # and without this, every navigation a new frame host (a sixth of a job's CPU).
     assert any(a.startswith("--disable-features=") and "RenderDocument" in a
                for a in launch_args("--designrl-browser=abc"))
+
+
+def test_a_workers_first_script_runs_the_guards_then_the_pages():
+    from designrl.render.document_start import WORKER_CAP, WORKER_START_JS, worker_script
+
+    base = PAGE_URL + "js/__designrl_worker__.js?module=0&url=" + "http%3A%2F%2Fa.designrl.page%2Fjs%2Fw.js"
+    classic = worker_script(base)
+    assert classic == WORKER_START_JS + 'importScripts("http://a.designrl.page/js/w.js");\n'
+    module = worker_script(base.replace("module=0", "module=1"))
+    assert module == f'import "/{WORKER_CAP}";\nimport "http://a.designrl.page/js/w.js";\n'
+    assert worker_script(PAGE_URL + WORKER_CAP) == WORKER_START_JS
+    assert worker_script(PAGE_URL + "js/w.js") is None
