@@ -314,6 +314,14 @@ def only_episode(session: Session, job_id: str) -> Episode:
     return session.scalars(select(Episode).where(Episode.job_id == job_id)).one()
 
 
+def completed_families(session: Session, ids: Sequence[str]) -> dict[str, str]:
+    """Of ``ids``, the completed episodes' families (id -> family); the rest are absent."""
+    if not ids:
+        return {}
+    return dict(session.execute(select(Episode.id, Episode.family).where(
+        Episode.id.in_(list(ids)), Episode.status == "completed")).all())
+
+
 def latest_finished_episode(session: Session, *, task_id: str, item_key: str, policy: str,
                             profile: str | None, source: str | None,
                             owner: str | None = None) -> Episode | None:

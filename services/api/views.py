@@ -43,6 +43,22 @@ def episode_detail(episode: Episode) -> EpisodeDetail:
                          summary=rest)
 
 
+def sample_pictures(samples: list[dict], families: dict[str, str],
+                    images: dict[str, list[str]]) -> list[dict]:
+    """Training samples with the picture of their stored episode: a layout's final layout,
+    another family's candidate render (none when the episode is not stored here)."""
+    out = []
+    for sample in samples:
+        episode_id, picture = sample["episode_id"], None
+        family = FAMILIES.get(families.get(episode_id, ""))
+        if family is not None and family.multi_turn:
+            picture = f"/v1/episodes/{episode_id}/images/after.svg"
+        elif "candidate" in images.get(episode_id, ()):
+            picture = f"/v1/episodes/{episode_id}/images/candidate.png"
+        out.append(sample | {"picture": picture})
+    return out
+
+
 def step_out(step: Step) -> StepOut:
     return StepOut(index=step.index, action=step.action, valid=step.valid, reward=step.reward,
                    score=step.score, error=step.error)

@@ -284,6 +284,10 @@ def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
         run = api.call("GET", "/v1/training/runs/grpo").json()
         assert [r["version"] for r in run["curves"]] == [1, 2, 3, 4]
         assert run["checkpoints"] == [2, 4] and run["summary"] is None
+        assert [s["version"] for s in run["samples"]] == [1, 1, 2, 2, 3, 3, 4, 4]
+        assert all(s["picture"] is None for s in run["samples"])  # no such episodes here
+        sources = api.call("GET", "/v1/training/sources").json()
+        assert sources["runs_dir"] == str((tmp_path / "runs").resolve())
         versions = api.call("GET", "/v1/training/versions").json()
         assert versions["current"] == 3
         assert [v["name"] for v in versions["versions"]] == ["policy-v1", "policy-v2",

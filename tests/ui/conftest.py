@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from browser_support import require_chromium
@@ -37,6 +38,7 @@ FAMILIES_BENCH = {"kind": "benchmark",
 @dataclass
 class UiStack:
     stack: Stack
+    learner_data: Path | None = None  # runs/ (one run, grpo-tiny) and adapters/
     _bench: str | None = field(default=None, repr=False)
     _families: str | None = field(default=None, repr=False)
 
@@ -94,7 +96,7 @@ class UiStack:
 def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
     require_chromium()
     data = tmp_path_factory.mktemp("learner")
-    write_learner_run(data / "runs" / "grpo-tiny", updates=8)
+    write_learner_run(data / "runs" / "grpo-tiny", updates=8, summary=True)
     write_adapter_store(data / "adapters")
     version_key = f"test-version-{uuid.uuid4().hex[:8]}"
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -108,7 +110,7 @@ def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
         try:
             stack.start_worker("ui-worker")
             stack.start_api()
-            yield UiStack(stack)
+            yield UiStack(stack, learner_data=data)
         finally:
             stack.close()
             redis.delete(version_key)
