@@ -311,6 +311,7 @@ class EpisodeDetail(EpisodeOut):
     completion: str | None  # single-turn: the policy's whole answer
     details: dict[str, Any] | None  # single-turn: requirement verdicts, findings, interactions
     summary: dict[str, Any] | None  # the rest of the stored summary
+    brief: dict[str, Any] | None = None  # layout: the brief's goal and required regions
 
 
 class RunRequest(BaseModel):

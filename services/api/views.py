@@ -7,6 +7,7 @@ from sqlalchemy.orm import object_session
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
 from designrl.tasks import FAMILIES
+from services.api.frames import episode_brief
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 
 _OWN_FIELDS = ("images", "links")
@@ -40,7 +41,7 @@ def episode_detail(episode: Episode) -> EpisodeDetail:
                          rewards={r.name: r.value for r in episode.rewards},
                          completion=(summary or {}).get("completion"),
                          details=(summary or {}).get("details"),
-                         summary=rest)
+                         summary=rest, brief=episode_brief(episode))
 
 
 def sample_pictures(samples: list[dict], families: dict[str, str],

@@ -18,6 +18,7 @@ import pytest
 from browser_support import require_chromium
 from db_support import postgres_schema
 from learner_run_support import write_adapter_store, write_learner_run
+from llm_episode_support import store_llm_episode
 from redis import Redis
 from stack_support import Stack
 from ui_support import open_context, watch_errors
@@ -41,6 +42,7 @@ class UiStack:
     learner_data: Path | None = None  # runs/ (one run, grpo-tiny) and adapters/
     _bench: str | None = field(default=None, repr=False)
     _families: str | None = field(default=None, repr=False)
+    _llm: str | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
@@ -71,6 +73,13 @@ class UiStack:
             assert self.stack.wait_for(reply.json()["id"], timeout=240).status == "completed"
             self._families = reply.json()["id"]
         return self._families
+
+    def llm_episode(self) -> dict:
+        """A language model's layout episode (stored once per session), in full."""
+        if self._llm is None:
+            self._llm = store_llm_episode(self.stack.sessions)
+        with self.client() as client:
+            return client.get(f"/v1/episodes/{self._llm}").json()
 
     def first_episode(self, job_id: str) -> dict:
         with self.client() as client:

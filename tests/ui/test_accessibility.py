@@ -30,6 +30,8 @@ PAGES = {
     "training": ("#training[data-state=loaded]", ["#run", "#charts svg", ".samples figure",
                                                   "#evaluation .scroll", "#versions .scroll"]),
     "episode": ("#frames img", ["#before-after img", "#frames img", "#episode-steps .scroll"]),
+    "episode-llm": ("#episode[data-state=loaded] .model-turns", ["#before-after img", ".turn pre",
+                                                                "#brief", "#episode-steps .scroll"]),
     "episode-html": (SINGLE_TURN, [".pair img", ".components", "details.completion summary"]),
     "episode-svg": (SINGLE_TURN, [".split img", ".checklist", ".components"]),
     "episode-webpage": (SINGLE_TURN, [".shot", ".single-turn .scroll", ".components"]),
@@ -51,6 +53,8 @@ def open_loaded(page, ui_stack, name: str) -> None:
         page.goto(f"/ui/benchmark?job={ui_stack.families_job()}")
     elif name == "episode":
         page.goto(f"/ui/episode?id={ui_stack.first_episode(ui_stack.bench_job())['id']}")
+    elif name == "episode-llm":
+        page.goto(f"/ui/episode?id={ui_stack.llm_episode()['id']}")
     elif name.startswith("episode-"):
         page.goto(f"/ui/episode?id={ui_stack.family_episode(name.removeprefix('episode-'))['id']}")
     elif name in RUNS:

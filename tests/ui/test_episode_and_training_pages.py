@@ -27,6 +27,34 @@ def test_an_episode_shows_before_after_and_every_step(page, ui_stack):
     screenshot(page, "episode-steps")
 
 
+def test_a_language_model_episode_shows_its_text_prompt_tokens_and_brief(page, ui_stack):
+    episode = ui_stack.llm_episode()
+    turns = episode["summary"]["policy_stats"]["turns"]
+    page.goto(f"/ui/episode?id={episode['id']}")
+    page.wait_for_selector("#episode[data-state=loaded]")
+    steps = page.inner_text("#episode-steps")
+    assert "unparsed output" not in steps
+    assert "model text: “I would move the headline up" in steps
+    shown = page.locator(".model-turns li.turn")
+    assert shown.count() == len(turns) == 2
+    for i, turn in enumerate(turns):
+        assert shown.nth(i).locator(".completion-text").inner_text() == turn["completion"]
+    first = shown.first
+    first.locator("details.prompt summary").click()
+    assert turns[0]["messages"][-1]["content"][:40] in first.locator("details.prompt").inner_text()
+    first.locator("details.tokens summary").click()
+    assert f"{len(turns[0]['token_ids'])}, with log-probabilities" in first.inner_text()
+    assert "100 (-0.50)" in first.locator("details.tokens pre").inner_text()
+    assert "642 prompt tokens" in page.inner_text(".model-turns")  # the totals: 2 turns × 321
+
+    brief = episode["brief"]
+    assert brief["primary_goal"] in page.inner_text("#brief")
+    for element, region in brief["required_regions"].items():
+        assert f"{element} → {region}" in page.inner_text("#brief .regions")
+    wait_for_images(page)
+    screenshot(page, "episode-llm")
+
+
 def wait_for_images(page) -> None:
     page.wait_for_function("() => [...document.querySelectorAll('#episode img')]"
                            ".every(i => i.complete && i.naturalWidth > 0)")
