@@ -1,6 +1,6 @@
-"""Every page at 1280×800 and at a 390-pixel-wide phone: axe-core finds no serious or
-critical violation, the document never scrolls sideways, the page's key controls are on
-screen, and a full-page screenshot is written. Each family's view is covered: the Run and
+"""Every page at 1280×800 and at a 390-pixel-wide phone: axe-core finds no violation of
+any impact (minor included), the document never scrolls sideways, the page's key controls
+are on screen, and a full-page screenshot is written. Each family's view is covered: the Run and
 Episode pages with an html, svg and webpage episode, and the Benchmark page of a job over
 all four families (its component tables and gallery)."""
 
@@ -78,8 +78,7 @@ def test_page_is_accessible_and_fits(page, ui_stack, name, viewport):
 
     open_loaded(page, ui_stack, name)
     screenshot(page, name)
-    violations = [v for v in Axe().run(page).response["violations"]
-                  if v["impact"] in ("serious", "critical")]
+    violations = Axe().run(page).response["violations"]  # every impact, minor included
     assert not violations, [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:5])
                             for v in violations]
 
