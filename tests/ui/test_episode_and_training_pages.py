@@ -131,7 +131,7 @@ def test_training_shows_loss_evaluation_samples_and_versions(page, ui_stack):
     assert str(ui_stack.learner_data / "runs") in page.inner_text("#sources")
     charts = page.locator("#training figure.chart")
     titles = charts.locator("figcaption").all_inner_texts()
-    for wanted in ("Loss", "Learning rate", "Gradient norm", "Clip ratio",
+    for wanted in ("Loss", "Learning rate", "Gradient norm (before clipping)", "Clip ratio",
                    "KL to the starting weights", "Mean group reward", "Valid-action rate",
                    "Staleness of trained groups"):
         assert wanted in titles

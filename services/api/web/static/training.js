@@ -15,8 +15,8 @@ const key = (name) => (r) => r[name];
 const OPTIMISATION = [
   ['Loss', 'loss', [['loss', key('loss')]]],
   ['Learning rate', 'learning rate', [['learning rate', key('learning_rate')]]],
-  ['Gradient norm', 'norm (before clipping)', [['grad norm', key('grad_norm')]]],
-  ['Clip ratio', 'share of tokens clipped', [
+  ['Gradient norm (before clipping)', 'grad norm', [['grad norm', key('grad_norm')]]],
+  ['Clip ratio', 'share clipped', [
     ['in the clipped region', key('clip_ratio/region_mean')],
     ['low', key('clip_ratio/low_mean')], ['high', key('clip_ratio/high_mean')]]],
   ['KL to the starting weights', 'KL', [['KL', key('kl')]]],
