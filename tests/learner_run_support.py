@@ -9,14 +9,18 @@ import math
 from pathlib import Path
 
 
-def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False) -> None:
+def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False,
+                      summary: bool = False) -> None:
     """A learner output folder as ``designrl.learner.grpo`` writes it."""
     folder.mkdir(parents=True)
     rows = [{"version": v, "seconds": 1.5, "idle_fraction": round(0.02 * (v % 3), 4),
              "dropped": {"stale": v // 4}, "staleness": [0, v % 2],
              "staleness_mean": (v % 2) / 2, "group_reward_mean": 0.1 * v + 0.05 * math.sin(v),
              "valid_action_rate": min(1.0, 0.8 + 0.03 * v), "kl": 0.001 * v,
-             "entropy": 1.2 - 0.05 * v, "loss": 0.1}
+             "entropy": 1.2 - 0.05 * v, "loss": 0.1 - 0.01 * v,
+             "learning_rate": 1e-4 * (1 - v / (updates + 1)), "grad_norm": 0.5 + 0.1 * v,
+             "clip_ratio/region_mean": 0.01 * (v % 3), "clip_ratio/low_mean": 0.0,
+             "clip_ratio/high_mean": 0.005 * v}
             for v in range(1, updates + 1)]
     text = "".join(json.dumps(r) + "\n" for r in rows)
     (folder / "curves.jsonl").write_text(text + ('{"version": 9' if partial_tail else ""))
@@ -24,6 +28,25 @@ def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False
         (folder / f"checkpoint-{version}").mkdir()
         (folder / f"checkpoint-{version}" / "designrl_state.json").write_text("{}")
     (folder / "checkpoint-99").mkdir()  # no state file: incomplete, not listed
+    write_samples(folder, [(v, f"episode-{v}-{i}") for v in range(1, updates + 1)
+                           for i in range(2)])
+    if summary:
+        evaluation = {"episodes": 4, "valid_action_rate": 0.5, "mean_final_score": 0.6,
+                      "mean_return": 0.1}
+        (folder / "summary.json").write_text(json.dumps({
+            "before": evaluation, "after": evaluation | {"valid_action_rate": 0.75,
+                                                         "mean_final_score": 0.7}}))
+
+
+def write_samples(folder: Path, samples: list[tuple[int, str]]) -> None:
+    """``samples.jsonl`` rows (version, episode id) as ``designrl.learner.runs`` writes them."""
+    with (folder / "samples.jsonl").open("a", encoding="utf-8") as out:
+        for i, (version, episode_id) in enumerate(samples):
+            out.write(json.dumps({
+                "version": version, "group_id": f"g{version}", "task_id": "gen-poster",
+                "item_key": str(1_000_000 + i % 2), "episode_id": episode_id,
+                "sampled_by": version - 1, "reward": 0.1 * (i % 5), "outcome": "ok",
+                "text": f'{{"action_type": "move", "element_id": "title"}} (sample {i})'}) + "\n")
 
 
 def write_adapter_store(store: Path, versions: int = 3) -> None:

@@ -11,7 +11,8 @@ PPO ratio is taken against the policy that actually sampled, however stale.
 ``N`` (``publish(version, model)``); every ``checkpoint_every`` updates a checkpoint
 is written and only then are its groups acknowledged; on start it resumes from the
 newest complete checkpoint; every update appends one row of curves
-(``curves.jsonl``).
+(``curves.jsonl``) and a few of the samples it trained on (``samples.jsonl``; the
+folder's format is ``designrl.learner.runs``).
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from designrl.learner.checkpoint import latest_checkpoint, read_state, write_state
 from designrl.learner.feed import Batch, FeedStats, FeedStopped, GroupFeed
+from designrl.learner.runs import CURVES_FILE, append_samples, sample_rows
 from designrl.learner.sources import GroupSource
-
-CURVES_FILE = "curves.jsonl"
 
 
 class GRPOSettings(BaseModel):
@@ -262,5 +262,6 @@ class Learner:
         self._step_started, self._idle_before = now, idle
         with (self.output_dir / CURVES_FILE).open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
+        append_samples(self.output_dir, sample_rows(version, batch.groups if batch else []))
         if self.log is not None:
             self.log(row)

@@ -4,6 +4,7 @@ steps after a position, status counts, and the rows a job's summary is built fro
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import groupby
 
 from sqlalchemy import RowMapping, func, select
@@ -22,6 +23,14 @@ def only_episode(session: Session, job_id: str) -> Episode:
     """The episode of a one-episode job (SQLAlchemy's ``NoResultFound`` or
     ``MultipleResultsFound`` if it has none or several)."""
     return session.scalars(select(Episode).where(Episode.job_id == job_id)).one()
+
+
+def completed_families(session: Session, ids: Sequence[str]) -> dict[str, str]:
+    """Of ``ids``, the completed episodes' families (id -> family); the rest are absent."""
+    if not ids:
+        return {}
+    return dict(session.execute(select(Episode.id, Episode.family).where(
+        Episode.id.in_(list(ids)), Episode.status == "completed")).all())
 
 
 def latest_finished_episode(session: Session, *, task_id: str, item_key: str, policy: str,

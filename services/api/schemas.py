@@ -101,6 +101,7 @@ class EpisodeDetail(EpisodeOut):
     completion: str | None  # single-turn: the policy's whole answer
     details: dict[str, Any] | None  # single-turn: requirement verdicts, findings, interactions
     summary: dict[str, Any] | None  # the rest of the stored summary
+    brief: dict[str, Any] | None = None  # layout: the brief's goal and required regions
 
 
 class RunOut(BaseModel):
@@ -202,10 +203,32 @@ class TrainingRunOut(BaseModel):
     updated_at: datetime
 
 
+class TrainingSample(BaseModel):
+    """One sample an update trained on (``samples.jsonl``), with its picture when its
+    episode is stored here."""
+
+    version: int  # the update that trained on it
+    group_id: str
+    task_id: str
+    item_key: str
+    episode_id: str
+    sampled_by: int | None = None  # the policy version that sampled it
+    reward: float | None = None
+    outcome: str | None = None
+    text: str = ""  # what the model wrote (cut at 2,000 characters)
+    picture: str | None = None  # an image path under /v1/episodes, or None
+
+
 class TrainingRunDetail(TrainingRunOut):
     curves: list[dict[str, Any]]  # the learner's curves.jsonl rows, as written
     checkpoints: list[int]  # complete checkpoints (their versions)
+    samples: list[TrainingSample] = []  # a few per update, oldest first
     summary: dict[str, Any] | None  # summary.json of an embedded run
+
+
+class TrainingSourcesOut(BaseModel):
+    runs_dir: str  # each child holding curves.jsonl is a run
+    adapter_store: str  # policy-vN folders
 
 
 class PolicyVersionOut(BaseModel):

@@ -7,6 +7,7 @@ from sqlalchemy.orm import object_session
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
 from designrl.tasks import FAMILIES
+from services.api.frames import episode_brief
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 
 _OWN_FIELDS = ("images", "links")
@@ -40,7 +41,23 @@ def episode_detail(episode: Episode) -> EpisodeDetail:
                          rewards={r.name: r.value for r in episode.rewards},
                          completion=(summary or {}).get("completion"),
                          details=(summary or {}).get("details"),
-                         summary=rest)
+                         summary=rest, brief=episode_brief(episode))
+
+
+def sample_pictures(samples: list[dict], families: dict[str, str],
+                    images: dict[str, list[str]]) -> list[dict]:
+    """Training samples with the picture of their stored episode: a layout's final layout,
+    another family's candidate render (none when the episode is not stored here)."""
+    out = []
+    for sample in samples:
+        episode_id, picture = sample["episode_id"], None
+        family = FAMILIES.get(families.get(episode_id, ""))
+        if family is not None and family.multi_turn:
+            picture = f"/v1/episodes/{episode_id}/images/after.svg"
+        elif "candidate" in images.get(episode_id, ()):
+            picture = f"/v1/episodes/{episode_id}/images/candidate.png"
+        out.append(sample | {"picture": picture})
+    return out
 
 
 def step_out(step: Step) -> StepOut:

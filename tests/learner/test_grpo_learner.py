@@ -11,6 +11,7 @@ pytest.importorskip("trl")
 from designrl.learner.batch import TurnSample, collate, group_advantages  # noqa: E402
 from designrl.learner.checkpoint import latest_checkpoint, read_state  # noqa: E402
 from designrl.learner.grpo import GRPOSettings, Learner  # noqa: E402
+from designrl.learner.runs import read_run  # noqa: E402
 from designrl.learner.sources import LocalGroupSource  # noqa: E402
 from designrl.rollout.groups import ScoredGroup  # noqa: E402
 
@@ -67,6 +68,10 @@ def test_stale_group_is_dropped_and_never_trained_on(tiny_model, groups, tmp_pat
     state = read_state(latest_checkpoint(tmp_path))
     assert state["version"] == 2 and "stale" not in state["trained_group_ids"]
     assert source.outstanding == 0  # every group acknowledged: trained and saved, or dropped
+    run = read_run(tmp_path.parent, tmp_path.name)  # what the Training page reads
+    assert [c["version"] for c in run["curves"]] == [1, 2]
+    assert {s["version"] for s in run["samples"]} == {1, 2}
+    assert {s["group_id"] for s in run["samples"]} == {"fresh", "next"}
 
 
 def test_groups_without_signal_are_dropped(tiny_model, groups, tmp_path):

@@ -207,6 +207,11 @@ def test_step_images_replay_the_episode_to_its_stored_layout(api):
     assert len({f.text for f in frames}) > 1
     assert api.call("GET", f"{base}/steps/{episode['steps_count']}.svg").status_code == 404
     assert api.call("GET", f"{base}/steps/0.svg", key="bob").status_code == 403
+    # the brief's target regions are drawn on every image, and named in the episode
+    regions = set(episode["brief"]["required_regions"].values())
+    assert regions and episode["brief"]["primary_goal"]
+    for image in (frames[0].text, api.call("GET", f"{base}/images/before.svg").text):
+        assert {r for r in regions if f'data-region="{r}"' in image} == regions
 
 
 def test_a_job_summary_has_means_per_policy_and_task_and_score_curves(api):
@@ -284,6 +289,10 @@ def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
         run = api.call("GET", "/v1/training/runs/grpo").json()
         assert [r["version"] for r in run["curves"]] == [1, 2, 3, 4]
         assert run["checkpoints"] == [2, 4] and run["summary"] is None
+        assert [s["version"] for s in run["samples"]] == [1, 1, 2, 2, 3, 3, 4, 4]
+        assert all(s["picture"] is None for s in run["samples"])  # no such episodes here
+        sources = api.call("GET", "/v1/training/sources").json()
+        assert sources["runs_dir"] == str((tmp_path / "runs").resolve())
         versions = api.call("GET", "/v1/training/versions").json()
         assert versions["current"] == 3
         assert [v["name"] for v in versions["versions"]] == ["policy-v1", "policy-v2",

@@ -12,11 +12,13 @@ import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from browser_support import require_chromium
 from db_support import postgres_schema
 from learner_run_support import write_adapter_store, write_learner_run
+from llm_episode_support import store_llm_episode
 from redis import Redis
 from stack_support import Stack
 from ui_support import open_context, watch_errors
@@ -37,8 +39,10 @@ FAMILIES_BENCH = {"kind": "benchmark",
 @dataclass
 class UiStack:
     stack: Stack
+    learner_data: Path | None = None  # runs/ (one run, grpo-tiny) and adapters/
     _bench: str | None = field(default=None, repr=False)
     _families: str | None = field(default=None, repr=False)
+    _llm: str | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
@@ -70,6 +74,13 @@ class UiStack:
             self._families = reply.json()["id"]
         return self._families
 
+    def llm_episode(self) -> dict:
+        """A language model's layout episode (stored once per session), in full."""
+        if self._llm is None:
+            self._llm = store_llm_episode(self.stack.sessions)
+        with self.client() as client:
+            return client.get(f"/v1/episodes/{self._llm}").json()
+
     def first_episode(self, job_id: str) -> dict:
         with self.client() as client:
             return client.get(f"/v1/jobs/{job_id}/episodes", params={"limit": 1}).json()["items"][0]
@@ -94,7 +105,7 @@ class UiStack:
 def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
     require_chromium()
     data = tmp_path_factory.mktemp("learner")
-    write_learner_run(data / "runs" / "grpo-tiny", updates=8)
+    write_learner_run(data / "runs" / "grpo-tiny", updates=8, summary=True)
     write_adapter_store(data / "adapters")
     version_key = f"test-version-{uuid.uuid4().hex[:8]}"
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
@@ -108,7 +119,7 @@ def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
         try:
             stack.start_worker("ui-worker")
             stack.start_api()
-            yield UiStack(stack)
+            yield UiStack(stack, learner_data=data)
         finally:
             stack.close()
             redis.delete(version_key)

@@ -32,6 +32,35 @@ def test_a_finished_job_shows_its_tables_and_charts(page, ui_stack):
     assert "rule" in charts.nth(0).locator(".legend").inner_text()
     assert page.locator("#episodes tbody tr").count() == 8
     assert page.locator("#job option:checked").get_attribute("value") == job_id
+
+    # the layout gallery: each item before, then each policy's final layout
+    episodes = ui_stack.episodes(job_id)
+    gallery = page.locator("#layout-gallery table.gallery")
+    assert gallery.locator("tbody tr").count() == 4  # 2 tasks × 2 seeds
+    assert gallery.locator("thead th").all_inner_texts() == ["Item", "Before", "After: rule",
+                                                             "After: random"]
+    page.wait_for_function("() => [...document.querySelectorAll('#layout-gallery img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    assert gallery.locator("img").count() == 4 + 8 and images_loaded(gallery.locator("img"))
+    for e in episodes:
+        cell = gallery.locator(f"td[data-episode='{e['id']}']")
+        assert f"score {e['final_score']:.3f}" in cell.inner_text()
+
+    # compare: the two policies side by side on the same items, and who scored higher
+    assert page.input_value("#policy-a") == "rule" and page.input_value("#policy-b") == "random"
+    rows = page.locator("#compare-result tbody tr")
+    assert rows.count() == 4 and rows.first.locator("img").count() == 2
+    score = {(e["policy"], e["task_id"], e["item_key"]): e["final_score"] for e in episodes}
+    higher = sum(score[("random", t, i)] > score[("rule", t, i)] + 1e-9
+                 for (p, t, i) in score if p == "rule")
+    assert f"random scores higher than rule on {higher} of 4 items" in page.inner_text(
+        "#compare-tally")
+    page.select_option("#policy-a", "random")
+    page.select_option("#policy-b", "rule")
+    page.click("#compare-button")
+    assert "rule scores higher than random" in page.inner_text("#compare-tally")
+    assert "a=random" in page.url and "b=rule" in page.url
+    assert "null" not in page.inner_text("#bench")
     screenshot(page, "benchmark-finished")
     page.locator("#episodes tbody tr").first.get_by_role("link").click()
     page.wait_for_selector("#episode:not([hidden])")

@@ -5,6 +5,7 @@ Training page (a learner run's curves and the adapter store's versions)."""
 from __future__ import annotations
 
 import pytest
+from learner_run_support import write_samples
 from ui_support import images_loaded, screenshot
 
 pytestmark = pytest.mark.integration
@@ -24,6 +25,34 @@ def test_an_episode_shows_before_after_and_every_step(page, ui_stack):
     before, after = page.locator("#before-after figure").all()
     assert before.bounding_box()["y"] == after.bounding_box()["y"]  # side by side
     screenshot(page, "episode-steps")
+
+
+def test_a_language_model_episode_shows_its_text_prompt_tokens_and_brief(page, ui_stack):
+    episode = ui_stack.llm_episode()
+    turns = episode["summary"]["policy_stats"]["turns"]
+    page.goto(f"/ui/episode?id={episode['id']}")
+    page.wait_for_selector("#episode[data-state=loaded]")
+    steps = page.inner_text("#episode-steps")
+    assert "unparsed output" not in steps
+    assert "model text: “I would move the headline up" in steps
+    shown = page.locator(".model-turns li.turn")
+    assert shown.count() == len(turns) == 2
+    for i, turn in enumerate(turns):
+        assert shown.nth(i).locator(".completion-text").inner_text() == turn["completion"]
+    first = shown.first
+    first.locator("details.prompt summary").click()
+    assert turns[0]["messages"][-1]["content"][:40] in first.locator("details.prompt").inner_text()
+    first.locator("details.tokens summary").click()
+    assert f"{len(turns[0]['token_ids'])}, with log-probabilities" in first.inner_text()
+    assert "100 (-0.50)" in first.locator("details.tokens pre").inner_text()
+    assert "642 prompt tokens" in page.inner_text(".model-turns")  # the totals: 2 turns × 321
+
+    brief = episode["brief"]
+    assert brief["primary_goal"] in page.inner_text("#brief")
+    for element, region in brief["required_regions"].items():
+        assert f"{element} → {region}" in page.inner_text("#brief .regions")
+    wait_for_images(page)
+    screenshot(page, "episode-llm")
 
 
 def wait_for_images(page) -> None:
@@ -92,19 +121,54 @@ def test_a_completion_that_fails_shows_its_outcome_and_error(page, ui_stack):
     screenshot(page, "episode-failed")
 
 
-def test_training_shows_curves_and_versions(page, ui_stack):
+def test_training_shows_loss_evaluation_samples_and_versions(page, ui_stack):
+    # two samples of the newest version are episodes stored here: they show their pictures
+    episodes = [e["id"] for e in ui_stack.episodes(ui_stack.bench_job())[:2]]
+    write_samples(ui_stack.learner_data / "runs" / "grpo-tiny", [(9, e) for e in episodes])
     page.goto("/ui/training")
-    page.wait_for_selector("#training:not([hidden])")
+    page.wait_for_selector("#training[data-state=loaded]")
     assert "grpo-tiny" in page.inner_text("#run-title")
-    charts = page.locator("#charts figure.chart")
+    assert str(ui_stack.learner_data / "runs") in page.inner_text("#sources")
+    charts = page.locator("#training figure.chart")
     titles = charts.locator("figcaption").all_inner_texts()
-    for wanted in ("Mean group reward", "Valid-action rate", "Staleness of trained groups"):
+    for wanted in ("Loss", "Learning rate", "Gradient norm (before clipping)", "Clip ratio",
+                   "KL to the starting weights", "Mean group reward", "Valid-action rate",
+                   "Staleness of trained groups"):
         assert wanted in titles
     assert charts.locator("svg").count() == len(titles)
-    staleness = charts.nth(titles.index("Staleness of trained groups"))
-    assert staleness.locator("path").count() == 2  # mean and max
+    assert "8 points" in charts.nth(titles.index("Loss")).locator("svg").get_attribute("aria-label")
+    assert charts.nth(titles.index("Clip ratio")).locator("path").count() == 3
+    assert charts.nth(titles.index("Staleness of trained groups")).locator("path").count() == 2
     assert "8 updates" in page.inner_text("#run-facts")
+    assert page.inner_text("#evaluation tr[data-measure=mean_final_score] td:nth-child(4)") \
+        == "+0.100"
+
+    newest = page.locator(".version-samples").first
+    assert newest.get_attribute("data-version") == "9"
+    assert newest.locator("figure.sample").count() == 2
+    page.wait_for_function("() => [...document.querySelectorAll('.version-samples img')]"
+                           ".every(i => i.complete && i.naturalWidth > 0)")
+    assert images_loaded(newest.locator("img"))
+    older = page.locator(".version-samples[data-version='8'] figure.sample")
+    assert older.count() == 2 and older.locator("img").count() == 0  # not stored here
+    older.first.locator("summary").click()
+    assert '"action_type": "move"' in older.first.locator("pre").inner_text()
+
     page.wait_for_selector("#versions table")
     assert page.locator("#versions tbody tr").count() == 3
     assert "policy-v3 (current)" in page.inner_text("#versions")
     screenshot(page, "training-curves")
+
+
+def test_training_without_runs_says_where_they_come_from(page, ui_stack):
+    runs = ui_stack.learner_data / "runs"
+    away = runs.rename(runs.with_name("runs-away"))
+    try:
+        page.goto("/ui/training")
+        page.wait_for_selector("#no-runs:not([hidden])")
+        assert page.locator("#pick-run").is_hidden()  # no empty select
+        hint = page.inner_text("#no-runs")
+        assert "designrl train" in hint and str(runs) in hint
+        screenshot(page, "training-empty")
+    finally:
+        away.rename(runs)

@@ -100,6 +100,13 @@ def test_failures_and_cancels_show_what_ran(page, ui_stack):
     row = page.locator(f"tr[data-job='{mixed.id}']")
     row.locator(".badge.completed_with_errors").wait_for()
     assert "completed with errors" in row.inner_text() and "2/2 ran (1 failed)" in row.inner_text()
+    assert "job-errors" in row.get_attribute("class")  # marked along its row, and says why
+    assert "some episodes failed" in row.locator(".why").inner_text()
+    assert "no model" in row.locator(".why").inner_text()
     row = page.locator(f"tr[data-job='{cancelled.id}']")
     row.locator(".badge.cancelled").wait_for()
     assert "2/10 ran (8 cancelled)" in row.inner_text()
+    assert "job-cancelled" in row.get_attribute("class")
+    assert "cancelled before every episode ran" in row.locator(".why").inner_text()
+    row.scroll_into_view_if_needed()
+    screenshot(page, "jobs-marked")

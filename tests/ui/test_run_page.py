@@ -53,6 +53,12 @@ def test_start_an_episode_and_watch_it_finish_with_images(page, ui_stack):
     assert "After step 1" in page.inner_text("#current figcaption")
     page.wait_for_function("() => document.querySelector('#current img').naturalWidth > 0")
     screenshot(page, "run-live")
+    # the render comes first: above the fold, beside what runs, above the form
+    page.evaluate("scrollTo(0, 0)")
+    render = page.locator("#current img").bounding_box()
+    assert render["y"] < page.viewport_size["height"] / 2
+    assert page.locator("#scoreboard div").count() >= 4
+    assert render["y"] < page.locator("#run-form").bounding_box()["y"]
 
     # the same run again: the stored episode, at once, without a stream
     streams.clear()

@@ -5,6 +5,7 @@
 import { api } from './api.js';
 import { lineChart } from './chart.js';
 import { $, fillSelect, fmt, fmtPercent, fmtSigned, fmtTime, h, params, shortId, table } from './dom.js';
+import { compareView, layoutGallery } from './bench_gallery.js';
 import { familySection } from './family_results.js';
 import { itemLabel } from './family_view.js';
 import { requireKey, showError } from './shell.js';
@@ -50,10 +51,42 @@ async function init() {
     if ($('#job').value) location.search = `?job=${$('#job').value}`;
   });
   $('#more-episodes').addEventListener('click', () => episodes(chosen, false));
+  $('#compare-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const q = params();
+    q.set('a', $('#policy-a').value);
+    q.set('b', $('#policy-b').value);
+    history.replaceState(null, '', `?${q}`); // a link to this compare
+    renderCompare();
+  });
   if (chosen) show(chosen);
 }
 
 const familyOf = (taskId) => catalog.tasks.find((t) => t.id === taskId)?.family;
+const multiTurn = (e) => catalog.families.find((f) => f.name === e.family)?.multi_turn ?? false;
+let compared = []; // the job's episodes the compare form works on
+const compareThumbs = new Map(); // its own <img>s: a node shows in one place only
+
+// Two selects of the job's policies (the first two, or ?a= and ?b=) and their compare.
+function showCompare(all) {
+  compared = all;
+  const policies = [...new Set(all.map((e) => e.policy))];
+  $('#compare').hidden = policies.length < 2;
+  if (policies.length < 2) return;
+  const pick = (select, wanted, fallback) => {
+    const value = policies.includes(select.value) ? select.value : policies.includes(wanted) ? wanted : fallback;
+    fillSelect(select, policies.map((p) => ({ value: p })), value);
+  };
+  pick($('#policy-a'), params().get('a'), policies[0]);
+  pick($('#policy-b'), params().get('b'), policies.find((p) => p !== $('#policy-a').value));
+  renderCompare();
+}
+
+function renderCompare() {
+  const [a, b] = [$('#policy-a').value, $('#policy-b').value];
+  $('#compare-result').replaceChildren(...(a === b ? [h('p', { class: 'muted' }, 'Pick two different policies.')]
+    : compareView(compared, a, b, compareThumbs, multiTurn)));
+}
 
 async function show(jobId) {
   try {
@@ -69,6 +102,8 @@ async function show(jobId) {
     for (const t of job.spec.tasks ?? []) present.add(familyOf(t));
     showLayout(summary, present.has('layout'));
     await showFamilies(present, all);
+    $('#layout-gallery').replaceChildren(...layoutGallery(all.filter((e) => multiTurn(e)), thumbs));
+    showCompare(all);
     await episodes(jobId, true);
     $('#bench').dataset.state = job.status; // set last: the page is complete for this status
     if (!FINISHED.includes(job.status)) setTimeout(() => show(jobId), 2000);

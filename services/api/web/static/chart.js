@@ -24,7 +24,10 @@ function ticks(lo, hi, whole, count = 5) {
   const digits = Math.max(0, -Math.floor(Math.log10(step)));
   const values = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) values.push(v);
-  return values.map((v) => [v, v.toFixed(digits)]);
+  // tiny steps (a learning rate) in exponent form, so a label fits beside the axis
+  const text = digits > 3 ? (v) => (Math.abs(v) < step / 2 ? '0' : Number(v.toPrecision(3)).toExponential())
+    : (v) => v.toFixed(digits);
+  return values.map((v) => [v, text(v)]);
 }
 
 const label = (v) => (Number.isInteger(v) ? String(v) : v.toPrecision(3));

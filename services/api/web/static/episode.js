@@ -4,6 +4,7 @@ import { api } from './api.js';
 import { $, fmt, fmtSigned, h, params, shortId } from './dom.js';
 import { actionLabel, beforeAfter, facts, frame, rawJson, stepImage, trajectory } from './episode_view.js';
 import { itemLabel, singleTurnView } from './family_view.js';
+import { briefView, turnsView } from './model_turns.js';
 import { notice, requireKey, showError } from './shell.js';
 
 async function init() {
@@ -33,7 +34,9 @@ async function init() {
       $('#family-view').hidden = false;
       $('#family-result').replaceChildren(singleTurnView(episode, family));
     }
+    $('#model-text').replaceChildren(turnsView(episode) ?? '');
     $('#episode-raw').replaceChildren(rawJson(episode));
+    $('#episode').dataset.state = 'loaded';
   } catch (error) {
     showError(error);
   }
@@ -41,6 +44,7 @@ async function init() {
 
 function showLayout(episode) {
   $('#layout-view').hidden = false;
+  $('#brief').replaceChildren(briefView(episode.brief) ?? '');
   $('#before-after').replaceChildren(beforeAfter(episode));
   const images = episode.links.before ? episode.steps : [];
   $('#frames').replaceChildren(...images.map((step) => frame(stepImage(episode.id, step.index),

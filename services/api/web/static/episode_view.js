@@ -6,7 +6,10 @@ export const stepImage = (episodeId, index) => `/v1/episodes/${episodeId}/steps/
 
 export function actionLabel(action) {
   if (!action) return '–';
-  if (Object.keys(action).length === 1 && 'raw' in action) return 'unparsed output';
+  if (Object.keys(action).length === 1 && 'raw' in action) { // a model's text that was no action
+    const text = String(action.raw).replace(/\s+/g, ' ').trim();
+    return `model text: “${text.length > 80 ? `${text.slice(0, 79)}…` : text}”`;
+  }
   const subject = action.element_id ?? action.group_id ?? action.element_ids?.join(', ');
   const target = action.region_id ?? action.template_id;
   return [action.action_type ?? '?', subject, target && `→ ${target}`].filter(Boolean).join(' ');

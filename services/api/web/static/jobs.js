@@ -109,6 +109,21 @@ function progress(job) {
 }
 
 const STATUS_LABEL = { completed_with_errors: 'completed with errors' };
+// A job that did not simply succeed: its row is marked (a coloured edge and a sign, with
+// words for a screen reader) and says why under its status.
+const MARKS = {
+  completed_with_errors: ['errors', '⚠', 'some episodes failed'],
+  failed: ['failed', '✗', 'every episode failed'],
+  cancelled: ['cancelled', '⊘', 'cancelled before every episode ran'],
+};
+
+function status(job) {
+  const badge = h('span', { class: `badge ${job.status}` }, STATUS_LABEL[job.status] ?? job.status);
+  const mark = MARKS[job.status];
+  if (!mark) return badge;
+  return [h('span', { class: 'mark', 'aria-hidden': 'true' }, `${mark[1]} `), badge,
+    h('span', { class: 'why' }, job.error ? `${mark[2]}: ${job.error}` : mark[2])];
+}
 
 // "gen-banner × 4 seeds × random, rule"; dataset tasks: "× 3 items" or "× items 0–10"
 function describe(job) {
@@ -129,12 +144,13 @@ function render() {
   $('#jobs').replaceChildren(table([
     { label: 'Job', value: (j) => h('a', { href: `/ui/benchmark?job=${j.id}` }, shortId(j.id)) },
     { label: 'What', value: describe },
-    { label: 'Status', value: (j) => h('span', { class: `badge ${j.status}`, title: j.error ?? '' }, STATUS_LABEL[j.status] ?? j.status) },
+    { label: 'Status', value: status },
     { label: 'Progress', value: progress },
     { label: 'Created', value: (j) => fmtTime(j.created_at) },
     { label: 'Actions', value: (j) => (FINISHED.includes(j.status) ? ''
       : h('button', { type: 'button', class: 'secondary small', onclick: () => cancel(j), 'aria-label': `Cancel job ${shortId(j.id)}` }, 'Cancel')) },
-  ], [...jobs.values()], { caption: 'Jobs, newest first', rowAttrs: (j) => ({ 'data-job': j.id }) }));
+  ], [...jobs.values()], { caption: 'Jobs, newest first',
+    rowAttrs: (j) => ({ 'data-job': j.id, class: MARKS[j.status] ? `job-${MARKS[j.status][0]}` : null }) }));
 }
 
 init();

@@ -146,8 +146,13 @@ function show(run) {
   $('#live').dataset.family = episode.family;
   $('#live-title').textContent = `Episode ${shortId(episode.id)}: ${episode.task_id}, ${itemLabel(episode)}, ${episode.policy}`;
   $('#stage').hidden = !multiTurn; // a single-turn episode has no steps to follow
-  for (const id of ['#current', '#scoreboard', '#result', '#steps', '#raw']) $(id).replaceChildren();
+  for (const id of ['#current', '#result', '#steps', '#raw']) $(id).replaceChildren();
   if (multiTurn) $('#steps').replaceChildren(steps.node);
+  // the right column says what runs until the first step replaces it
+  $('#scoreboard').replaceChildren(...[['Task', episode.task_id], ['Item', itemLabel(episode)],
+    ['Policy', episode.policy], ['Status', run.cached ? 'ran before' : 'queued']]
+    .map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, String(v)))));
+  $('#live').scrollIntoView({ block: 'start' }); // the render first: above the form
   if (run.cached) {
     setStatus('Ran before: shown from the stored episode.', 'loading');
     api(episode.links.self).then((detail) => finish(detail, steps, true)).catch(showError);
