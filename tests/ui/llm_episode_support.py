@@ -13,8 +13,8 @@ from designrl.store.jobs import (
     claim_episode,
     create_job,
     finish_episode,
-    only_episode,
 )
+from designrl.store.reads import only_episode
 from designrl.tasks.layout.env import LayoutEnv
 
 ANSWERS = ("I would move the headline up so it reads first, then enlarge the photo.",
