@@ -30,8 +30,9 @@ def add_parser(sub) -> None:
     add_option(inference, VLLMConfig, "port", type=int)
     add_option(inference, VLLMConfig, "max_loras", type=int)
     add_option(inference, VLLMConfig, "served_model_name")
-    inference.add_argument("--url", default="http://127.0.0.1:8000",
-                           help="load/unload: the server")
+    local = VLLMConfig(model="-")  # the server serve starts by default, on this machine
+    inference.add_argument("--url", default=f"http://{local.host}:{local.port}",
+                           help="load/unload: the server (default: %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:

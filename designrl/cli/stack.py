@@ -8,6 +8,7 @@ import sys
 
 from designrl.cli.args import DB_HELP, add_option, database_url
 from designrl.cli.foreground import wait_until_stopped
+from designrl.config.api import ApiConfig
 from designrl.config.common import REDIS_URL, QueueConfig
 
 
@@ -23,9 +24,9 @@ def add_parser(sub) -> None:
     stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
     add_option(stack, QueueConfig, "queue")
-    stack.add_argument("--out", default="out",
-                       help="the learner runs and adapter versions the API reads (default: "
-                            "./out; adapters in <out>/adapters)")
+    add_option(stack, ApiConfig, "training_runs_dir", "--out",
+               help="the learner runs and adapter versions the API reads (adapters in "
+                    "<out>/adapters)")
     stack.add_argument("--log-dir", default=None,
                        help="one log file per service, <name>.log (default: <out>/logs)")
     stack.add_argument("--log-level", default="info",
