@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     queue = f"bench-api-load-{uuid.uuid4().hex[:8]}"
     with scratch_schema(args.db) as url:
         config = StackConfig(url, args.redis, workers=0, queue=queue, worker_metrics=False,
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"})
+                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ))
         with LocalStack(config) as stack:
             with make_sessionmaker(make_engine(url))() as session:
                 key = create_api_key(session, "bench", "user")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -90,7 +91,8 @@ def main(argv: list[str] | None = None) -> int:
                   "local_episodes_per_s": episodes_per_second(local, args.episodes, args.steps)}
         config = VLLMConfig(model=model, python=args.vllm_python, port=free_port(),
                             served_model_name="bench")
-        with VLLMServer(config, log_path=Path(tmp) / "vllm.log") as server:
+        with VLLMServer(config, log_path=Path(tmp) / "vllm.log",
+                        base_env=os.environ) as server:
             remote = OpenAIBackend(server.url, "bench")
             remote.complete(conversations[:1], max_tokens=4)  # warm up
             result["vllm_tokens_per_s"] = tokens_per_second(remote, conversations,

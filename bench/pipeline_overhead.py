@@ -118,7 +118,7 @@ def _through_stack(db: str, redis: str, workers: int, jobs: list[tuple[dict, int
     with scratch_schema(db) as url:
         config = StackConfig(url, redis, workers=workers, worker_metrics=False,
                              queue=f"bench-overhead-{uuid.uuid4().hex[:8]}",
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"})
+                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ))
         with LocalStack(config) as stack:
             with make_sessionmaker(make_engine(url))() as session:
                 key = create_api_key(session, "bench", "user")

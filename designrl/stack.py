@@ -22,6 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from designrl.config.common import GROUPS_STREAM, REDIS_URL, QueueConfig
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -39,19 +41,23 @@ def free_port() -> int:
 @dataclass
 class StackConfig:
     database_url: str
-    redis_url: str = "redis://127.0.0.1:6379/0"
+    redis_url: str = REDIS_URL
     workers: int = 2
     api_port: int = 0  # 0: a free port
-    queue: str = "episodes"
-    groups_stream: str = "designrl:groups"
+    queue: str = QueueConfig.model_fields["queue"].default
+    groups_stream: str = GROUPS_STREAM
     worker_metrics: bool = True  # each worker serves /metrics on its own port
     env: dict[str, str] = field(default_factory=dict)  # more settings (DESIGNRL_...)
+    # The environment the services inherit (PATH, HOME, ...): the caller's, which
+    # ``designrl stack up`` passes on; its DESIGNRL_ variables are settings ``env`` overrides.
+    base_env: dict[str, str] = field(default_factory=dict)
     # Each service's output goes to <log_dir>/<name>.log; None: a temporary folder,
     # removed when the stack stops.
     log_dir: str | None = None
     log_level: str = "info"
-    # The learner runs and adapter versions the API's Training page reads; None:
-    # $DESIGNRL_TRAINING_RUNS_DIR / $DESIGNRL_ADAPTER_STORE, else out and <out>/adapters.
+    # The learner runs and adapter versions the API's Training page reads; None: the
+    # DESIGNRL_TRAINING_RUNS_DIR / DESIGNRL_ADAPTER_STORE in env or base_env, else out
+    # and <out>/adapters.
     out_dir: str | None = None
     adapter_store: str | None = None
 
@@ -81,13 +87,13 @@ def resolve_paths(config: StackConfig, base: Path | None = None) -> StackConfig:
     def absolute(path: str | os.PathLike) -> str:
         return str((base / Path(path).expanduser()).resolve())
 
+    given = {**config.base_env, **config.env}
     env = {**config.env}
-    out = absolute(config.out_dir or env.get("DESIGNRL_TRAINING_RUNS_DIR")
-                   or os.environ.get("DESIGNRL_TRAINING_RUNS_DIR") or "out")
-    adapters = absolute(config.adapter_store or env.get("DESIGNRL_ADAPTER_STORE")
-                        or os.environ.get("DESIGNRL_ADAPTER_STORE") or Path(out) / "adapters")
+    out = absolute(config.out_dir or given.get("DESIGNRL_TRAINING_RUNS_DIR") or "out")
+    adapters = absolute(config.adapter_store or given.get("DESIGNRL_ADAPTER_STORE")
+                        or Path(out) / "adapters")
     env |= {"DESIGNRL_TRAINING_RUNS_DIR": out, "DESIGNRL_ADAPTER_STORE": adapters}
-    datasets = env.get("DESIGNRL_DATASETS") or os.environ.get("DESIGNRL_DATASETS")
+    datasets = given.get("DESIGNRL_DATASETS")
     if datasets:
         try:
             named = json.loads(datasets)
@@ -121,11 +127,11 @@ class LocalStack:
         self._temporary_logs = None if config.log_dir else \
             tempfile.TemporaryDirectory(prefix="designrl-logs-")
         self.log_dir = Path(config.log_dir or self._temporary_logs.name)
-        self.env = {**os.environ, "DATABASE_URL": config.database_url,
+        self.env = {**config.base_env, "DATABASE_URL": config.database_url,
                     "REDIS_URL": config.redis_url, "DESIGNRL_QUEUE": config.queue,
                     "DESIGNRL_GROUPS_STREAM": config.groups_stream,
                     "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                                os.environ.get("PYTHONPATH")])),
+                                                                config.base_env.get("PYTHONPATH")])),
                     **config.env}
 
     def __enter__(self) -> LocalStack:

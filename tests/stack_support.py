@@ -4,6 +4,7 @@ stream, plus a database session factory, an admin API key, and a Redis of our ow
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 import uuid
@@ -60,7 +61,8 @@ class Stack(LocalStack):
         super().__init__(StackConfig(database_url, redis_url, workers=0,
                                      queue=f"test-episodes-{tag}",
                                      groups_stream=f"test-groups-{tag}",
-                                     worker_metrics=False, env=settings))
+                                     worker_metrics=False, env=settings,
+                                     base_env=dict(os.environ)))
         self.database_url, self.redis_url = database_url, redis_url
         self.queue, self.stream = self.config.queue, self.config.groups_stream
         self.sessions = make_sessionmaker(make_engine(database_url))

@@ -3,11 +3,17 @@ and ``run(args)``. Heavy imports happen inside ``run``, so ``designrl --help`` i
 
 A user's mistake is never a traceback: ``run`` raises ``UsageError`` (an unknown name with
 the known ones, an impossible combination with why), which ``main`` prints as argparse
-prints its own errors, exiting 2."""
+prints its own errors, exiting 2.
+
+``main`` is the one place that reads the environment (``$DATABASE_URL``, ``$REDIS_URL``,
+``$DESIGNRL_PURE_PYTHON``, the variables ``stack up`` and ``inference serve`` pass on): it
+hands it to the subcommand as ``args.environ``; the library only ever gets arguments and
+config objects."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from designrl.cli import api_key, bench, db, inference, model, sft, stack, train
@@ -31,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.environ = dict(os.environ)
+    use_environment(args.environ)
     try:
         return COMMANDS[args.command].run(args)
     except UsageError as exc:
@@ -38,6 +46,15 @@ def main(argv: list[str] | None = None) -> int:
         command.print_usage(sys.stderr)
         print(f"{command.prog}: error: {exc}", file=sys.stderr)
         return 2
+
+
+def use_environment(environ: dict[str, str]) -> None:
+    """The process-wide switch the environment sets, as the services' settings read it:
+    ``DESIGNRL_PURE_PYTHON`` (anything but "" or "0") scores layouts in pure Python."""
+    if environ.get("DESIGNRL_PURE_PYTHON", "") not in ("", "0"):
+        from designrl.tasks.layout.metrics import use_native
+
+        use_native(False)
 
 
 def _subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:

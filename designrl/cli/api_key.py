@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     from designrl.store import make_engine, make_sessionmaker, upgrade
 
-    url = database_url(args.db)
+    url = database_url(args.db, args.environ)
     upgrade(url)
     engine = make_engine(url)
     try:

@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from designrl.store import upgrade
 
-    url = database_url(args.db)
+    url = database_url(args.db, args.environ)
     upgrade(url)
     print(f"database at the newest migration: {url.split('@')[-1]}")
     return 0

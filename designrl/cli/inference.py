@@ -7,8 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from designrl.cli.args import UsageError
+from designrl.cli.args import UsageError, add_option
 from designrl.cli.foreground import wait_until_stopped
+from designrl.config.inference import VLLMConfig
 
 
 def add_parser(sub) -> None:
@@ -24,12 +25,14 @@ def add_parser(sub) -> None:
     inference.add_argument("--python", default=None,
                            help="serve: the interpreter of vLLM's environment "
                                 "(default: .venv-vllm/bin/python if present, else python)")
-    inference.add_argument("--device", choices=["cpu", "gpu"], default="cpu")
-    inference.add_argument("--port", type=int, default=8000)
-    inference.add_argument("--max-loras", type=int, default=4)
-    inference.add_argument("--served-model-name", default=None)
-    inference.add_argument("--url", default="http://127.0.0.1:8000",
-                           help="load/unload: the server")
+    # Each default below is the config's (designrl.config.inference), shown in --help.
+    add_option(inference, VLLMConfig, "device", choices=["cpu", "gpu"])
+    add_option(inference, VLLMConfig, "port", type=int)
+    add_option(inference, VLLMConfig, "max_loras", type=int)
+    add_option(inference, VLLMConfig, "served_model_name")
+    local = VLLMConfig(model="-")  # the server serve starts by default, on this machine
+    inference.add_argument("--url", default=f"http://{local.host}:{local.port}",
+                           help="load/unload: the server (default: %(default)s)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +61,7 @@ def _manage_adapter(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from designrl.inference.vllm_server import VLLMConfig, VLLMServer
+    from designrl.inference.vllm_server import VLLMServer
 
     if not args.model:
         raise UsageError("serve needs --model")
@@ -67,7 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
     config = VLLMConfig(model=args.model, python=python, port=args.port, host="0.0.0.0",
                         device=args.device, dtype="float32" if args.device == "cpu" else "auto",
                         max_loras=args.max_loras, served_model_name=args.served_model_name)
-    server = VLLMServer(config)
+    server = VLLMServer(config, base_env=args.environ)  # vLLM inherits this environment
     try:
         server.start()
     except RuntimeError as exc:

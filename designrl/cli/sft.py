@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from designrl.cli.args import UsageError, _csv, _ints
+from designrl.cli.args import UsageError, _csv, _ints, add_option
+from designrl.config.training import SFTSettings, SFTWorkflowConfig
 
 if TYPE_CHECKING:  # heavy: imported where the command runs
     from rich.console import Console
 
-    from designrl.learner.sft import SFTSettings
     from designrl.learner.sft_workflow import SFTOutcome
 
 
@@ -38,24 +38,24 @@ def add_parser(sub) -> None:
                      help="train seeds for the expert data, e.g. 0-29 (default: 0-29)")
     sft.add_argument("--tasks", type=_csv, default=None,
                      help="generated task ids (default: all six families)")
-    sft.add_argument("--prompt-style", choices=("state", "compact", "direct"), default="state",
-                     help="the prompt the model learns to answer (state: compact without "
-                          "the action grammar, which the model learns from the data)")
-    sft.add_argument("--recovery", type=float, default=0.3,
-                     help="share of expert steps followed by a rejected mistake and the "
-                          "expert's answer to it, so the model learns to recover (0: none)")
-    sft.add_argument("--dagger-rounds", type=int, default=0,
-                     help="DAgger rounds after SFT (default: 0, none; see the README on why)")
-    sft.add_argument("--dagger-seeds", type=int, default=20,
-                     help="unseen train seeds per DAgger round, after the train seeds; one "
-                          "more block validates every model (default: 20)")
-    sft.add_argument("--epochs", type=float, default=None)
-    sft.add_argument("--learning-rate", type=float, default=None)
-    sft.add_argument("--batch-size", type=int, default=None)
-    sft.add_argument("--lora-r", type=int, default=None, help="train a LoRA adapter of this rank")
+    # Each default below is the config's (designrl.config.training), shown in --help.
+    add_option(sft, SFTWorkflowConfig, "prompt_style", choices=("state", "compact", "direct"))
+    add_option(sft, SFTWorkflowConfig, "recovery", type=float, help=(
+        "share of expert steps followed by a rejected mistake and the expert's answer to "
+        "it, so the model learns to recover (0: none)"))
+    add_option(sft, SFTWorkflowConfig, "dagger_rounds", type=int,
+               help="DAgger rounds after SFT (0: none; see the README on why)")
+    add_option(sft, SFTWorkflowConfig, "dagger_seeds", type=int,
+               help="unseen train seeds per DAgger round, after the train seeds; one more "
+                    "block validates every model")
+    add_option(sft, SFTSettings, "epochs", type=float)
+    add_option(sft, SFTSettings, "learning_rate", type=float)
+    add_option(sft, SFTSettings, "batch_size", type=int, help="examples per optimizer step")
+    add_option(sft, SFTSettings, "lora_r", type=int, shown="none, every weight trains",
+               help="train a LoRA adapter of this rank")
     sft.add_argument("--eval-seeds", type=_ints, default=None,
                      help="held-out seeds per task (default: 1000000-1000001)")
-    sft.add_argument("--step-limit", type=int, default=8, help="steps per eval episode")
+    add_option(sft, SFTWorkflowConfig, "step_limit", type=int)
     sft.add_argument("--json", action="store_true", help="print the results as JSON")
 
 
@@ -63,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
     from rich.console import Console
 
-    from designrl.learner.sft import SFTSettings
-    from designrl.learner.sft_workflow import SFTRequestError, SFTWorkflowConfig, run_sft_workflow
+    from designrl.learner.sft_workflow import SFTRequestError, run_sft_workflow
 
     given = {"epochs": args.epochs, "learning_rate": args.learning_rate,
              "batch_size": args.batch_size, "lora_r": args.lora_r}

@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 
-from designrl.cli.args import DB_HELP, database_url
+from designrl.cli.args import DB_HELP, add_option, database_url
 from designrl.cli.foreground import wait_until_stopped
+from designrl.config.api import ApiConfig
+from designrl.config.common import REDIS_URL, QueueConfig
 
 
 def add_parser(sub) -> None:
@@ -18,13 +20,13 @@ def add_parser(sub) -> None:
     stack.add_argument("action", choices=["up"])
     stack.add_argument("--db", default=None, help=DB_HELP)
     stack.add_argument("--redis", default=None,
-                       help="Redis URL (default: $REDIS_URL, else redis://127.0.0.1:6379/0)")
+                       help=f"Redis URL (default: $REDIS_URL, else {REDIS_URL})")
     stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
-    stack.add_argument("--queue", default="episodes", help="the episode queue's name")
-    stack.add_argument("--out", default="out",
-                       help="the learner runs and adapter versions the API reads (default: "
-                            "./out; adapters in <out>/adapters)")
+    add_option(stack, QueueConfig, "queue")
+    add_option(stack, ApiConfig, "training_runs_dir", "--out",
+               help="the learner runs and adapter versions the API reads (adapters in "
+                    "<out>/adapters)")
     stack.add_argument("--log-dir", default=None,
                        help="one log file per service, <name>.log (default: <out>/logs)")
     stack.add_argument("--log-level", default="info",
@@ -34,18 +36,17 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
     from pathlib import Path
 
     from designrl.stack import LocalStack, StackConfig
 
     # Relative paths are the caller's: LocalStack makes them absolute against this directory.
-    config = StackConfig(database_url=database_url(args.db),
-                         redis_url=args.redis or os.environ.get("REDIS_URL")
-                         or "redis://127.0.0.1:6379/0",
+    # The services inherit this command's environment (its DESIGNRL_ settings too).
+    config = StackConfig(database_url=database_url(args.db, args.environ),
+                         redis_url=args.redis or args.environ.get("REDIS_URL") or REDIS_URL,
                          workers=args.workers, api_port=args.port, queue=args.queue,
                          out_dir=args.out, log_dir=args.log_dir or str(Path(args.out) / "logs"),
-                         log_level=args.log_level)
+                         log_level=args.log_level, base_env=args.environ)
     stack = LocalStack(config)
     try:
         stack.start()

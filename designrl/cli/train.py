@@ -10,7 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from designrl.cli.args import UsageError, _csv, _ints
+from designrl.cli.args import UsageError, _csv, _ints, add_option
+from designrl.config.training import GRPOSettings, RolloutSettings
 
 FLAGS = {"max_steps": "--steps", "task_ids": "--tasks"}  # a setting's flag, where not its name
 
@@ -26,27 +27,25 @@ def add_parser(sub) -> None:
     train.add_argument("--out", type=Path, required=True, help="output folder")
     train.add_argument("--tasks", type=_csv, default=None,
                        help="layout task ids (default: the six generated families)")
-    train.add_argument("--train-seeds", type=_ints, default=list(range(1000)),
-                       help="seeds groups are drawn from, e.g. 0-999 (default)")
+    # Each default below is the config's (designrl.config.training), shown in --help.
+    add_option(train, RolloutSettings, "train_seeds", type=_ints, shown="0-999")
     train.add_argument("--eval-seeds", type=_ints, default=[],
                        help="held-out seeds to evaluate before and after, e.g. 1000000-1000004")
-    train.add_argument("--steps", type=int, default=40, help="updates (default: 40)")
-    train.add_argument("--group-size", type=int, default=12, help="episodes per group (12)")
-    train.add_argument("--groups-per-step", type=int, default=2, help="groups per update (2)")
-    train.add_argument("--max-staleness", type=int, default=1, help="versions (default: 1)")
-    train.add_argument("--step-limit", type=int, default=8, help="steps per episode (8)")
-    train.add_argument("--learning-rate", type=float, default=None)
-    train.add_argument("--beta", type=float, default=None, help="KL coefficient")
-    train.add_argument("--temperature", type=float, default=None, help="sampling temperature")
-    train.add_argument("--loss-type", default=None, help="TRL loss type (default: dapo)")
-    train.add_argument("--seed", type=int, default=0, help="training seed")
+    add_option(train, GRPOSettings, "max_steps", "--steps", type=int)
+    add_option(train, RolloutSettings, "group_size", type=int)
+    add_option(train, GRPOSettings, "groups_per_step", type=int)
+    add_option(train, GRPOSettings, "max_staleness", type=int)
+    add_option(train, RolloutSettings, "step_limit", type=int)
+    add_option(train, GRPOSettings, "learning_rate", type=float)
+    add_option(train, GRPOSettings, "beta", type=float)
+    add_option(train, GRPOSettings, "temperature", type=float)
+    add_option(train, GRPOSettings, "loss_type")
+    add_option(train, GRPOSettings, "seed", type=int, help="training and sampling seed")
     train.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        from designrl.learner.embedded import RolloutSettings
-        from designrl.learner.grpo import GRPOSettings
         from designrl.learner.train_workflow import run_train_workflow
     except ImportError as exc:
         print(f"error: {exc} (install the train extra: pip install 'designrl[train]')",
@@ -54,12 +53,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from pydantic import ValidationError
 
-    overrides = {"learning_rate": args.learning_rate, "beta": args.beta,
-                 "temperature": args.temperature, "loss_type": args.loss_type}
     try:
         grpo = GRPOSettings(max_steps=args.steps, groups_per_step=args.groups_per_step,
                             max_staleness=args.max_staleness, seed=args.seed,
-                            **{k: v for k, v in overrides.items() if v is not None})
+                            learning_rate=args.learning_rate, beta=args.beta,
+                            temperature=args.temperature, loss_type=args.loss_type)
         rollouts = RolloutSettings(group_size=args.group_size, step_limit=args.step_limit,
                                    train_seeds=args.train_seeds, seed=args.seed,
                                    **({"task_ids": args.tasks} if args.tasks else {}))

@@ -18,45 +18,19 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
 
-
-@dataclass
-class VLLMConfig:
-    model: str
-    python: str = "python"  # the interpreter of the environment vLLM is installed in
-    port: int = 8000
-    host: str = "127.0.0.1"
-    dtype: str = "float32"  # CPU: float32; GPU: auto
-    device: str = "cpu"
-    max_loras: int = 4
-    max_lora_rank: int = 16
-    max_model_len: int = 4096
-    served_model_name: str | None = None
-    kv_cache_gb: int = 1  # CPU only: VLLM_CPU_KVCACHE_SPACE
-    extra_args: list[str] = field(default_factory=list)
-
-    def command(self) -> list[str]:
-        args = [self.python, "-m", "vllm.entrypoints.openai.api_server", "--model", self.model,
-                "--host", self.host, "--port", str(self.port), "--dtype", self.dtype,
-                "--max-model-len", str(self.max_model_len), "--enable-lora",
-                "--max-loras", str(self.max_loras), "--max-lora-rank", str(self.max_lora_rank),
-                "--logprobs-mode", "processed_logprobs"]
-        if self.served_model_name:
-            args += ["--served-model-name", self.served_model_name]
-        return args + self.extra_args
-
-    def environment(self) -> dict[str, str]:
-        env = {"VLLM_ALLOW_RUNTIME_LORA_UPDATING": "1"}
-        if self.device == "cpu":
-            env |= {"VLLM_TARGET_DEVICE": "cpu", "VLLM_CPU_KVCACHE_SPACE": str(self.kv_cache_gb)}
-        return env
+from designrl.config.inference import VLLMConfig
 
 
 class VLLMServer:
-    def __init__(self, config: VLLMConfig, log_path: str | Path | None = None) -> None:
+    def __init__(self, config: VLLMConfig, log_path: str | Path | None = None,
+                 base_env: Mapping[str, str] | None = None) -> None:
+        """``base_env``: the environment the server inherits (PATH, HOME, ...: the caller's,
+        which ``designrl inference serve`` passes on); the config's variables go on top."""
         self.config = config
+        self.base_env = dict(base_env or {})
         self.log_path = Path(log_path) if log_path else None
         self.process: subprocess.Popen | None = None
 
@@ -67,7 +41,7 @@ class VLLMServer:
     def start(self, timeout: float = 300.0) -> VLLMServer:
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(self.config.command(), stdout=log, stderr=log,
-                                        env={**os.environ, **self.config.environment()},
+                                        env={**self.base_env, **self.config.environment()},
                                         start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

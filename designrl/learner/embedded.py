@@ -21,53 +21,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
-
+from designrl.config.training import RolloutSettings
 from designrl.learner.feed import FeedStats
 from designrl.learner.grpo import GRPOSettings, Learner
 from designrl.learner.sources import LocalGroupSource
 from designrl.policies import check_model_dir
 from designrl.rollout.groups import Sample, ScoredGroup
 from designrl.rollout.layout_batch import run_layout_batch
-from designrl.tasks.layout.env import GENERATED_TASK_IDS, LAYOUT_TASK_IDS
-from designrl.tasks.layout.generate import TEST_SEED_START
-from designrl.tasks.layout.prompt import PromptStyle, prompt_style_of, write_prompt_style
-
-
-class RolloutSettings(BaseModel):
-    """What the rollout thread samples."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    task_ids: list[str] = Field(default_factory=lambda: list(GENERATED_TASK_IDS))
-    train_seeds: list[int] = Field(default_factory=lambda: list(range(1000)),
-                                   description="seeds groups are drawn from (train split)")
-    group_size: int = Field(8, ge=2, description="episodes per group (one task and seed)")
-    step_limit: int = Field(8, ge=1, description="steps per episode")
-    max_tokens: int = Field(64, ge=1, description="tokens per action")
-    prompt_style: PromptStyle | None = Field(None, description=(
-        "layout prompt; None: the one the starting model was trained on"))
-    seed: int = Field(0, description="order of the items and sampling seeds")
-
-    @field_validator("task_ids")
-    @classmethod
-    def _layout_tasks(cls, task_ids: list[str]) -> list[str]:
-        for task_id in task_ids:
-            if task_id not in LAYOUT_TASK_IDS:
-                raise ValueError(f"unknown layout task {task_id!r}; known: "
-                                 f"{', '.join(LAYOUT_TASK_IDS)}")
-        if not task_ids:
-            raise ValueError("no task to sample groups from")
-        return task_ids
-
-    @field_validator("train_seeds")
-    @classmethod
-    def _train_split(cls, seeds: list[int]) -> list[int]:
-        if not seeds:
-            raise ValueError("no seed to sample groups from")
-        if any(seed >= TEST_SEED_START for seed in seeds):
-            raise ValueError(f"train seeds must be below the test seeds ({TEST_SEED_START})")
-        return seeds
+from designrl.tasks.layout.prompt import prompt_style_of, write_prompt_style
 
 
 class Sampler:

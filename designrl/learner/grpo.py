@@ -21,46 +21,13 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from designrl.config.training import GRPOSettings
 from designrl.learner.checkpoint import latest_checkpoint, read_state, write_state
 from designrl.learner.feed import Batch, FeedStats, FeedStopped, GroupFeed
 from designrl.learner.runs import CURVES_FILE, append_samples, sample_rows
 from designrl.learner.sources import GroupSource
-
-
-class GRPOSettings(BaseModel):
-    """How the learner trains. Defaults suit the tiny model on CPU."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    loss_type: Literal["dapo", "grpo", "dr_grpo", "bnpo", "cispo", "sapo", "luspo",
-                       "vespo"] = Field("dapo", description="TRL's loss type")
-    # lr 1e-4 with β 0.1: the tiny model's return took off within 30-40 updates on
-    # every seed tried; at 1e-5 it did not move in 100 (bench/RESULTS.md)
-    learning_rate: float = Field(1e-4, gt=0)
-    beta: float = Field(0.1, ge=0, description="KL coefficient against the starting weights "
-                                              "(keeps the policy near SFT; 0 turns it off)")
-    epsilon: float = Field(0.2, gt=0, description="PPO clip range")
-    temperature: float = Field(1.0, gt=0,
-                               description="the sampler's temperature (logprobs are compared "
-                                           "at the temperature they were sampled at)")
-    scale_rewards: Literal["group", "none"] = "group"
-    groups_per_step: int = Field(2, ge=1, description="scored groups per update")
-    max_staleness: int = Field(1, ge=0, description="drop groups sampled more than this many "
-                                                    "versions before the current one")
-    max_steps: int = Field(50, ge=1, description="updates (policy versions) to train")
-    checkpoint_every: int = Field(1, ge=1, description="updates between checkpoints")
-    keep_checkpoints: int = Field(2, ge=1)
-    lora_r: int | None = Field(None, ge=1, description="train a LoRA adapter of this rank "
-                                                      "instead of every weight")
-    lora_alpha: int = 32
-    max_grad_norm: float = 1.0
-    gradient_checkpointing: bool = Field(False, description="trade compute for memory "
-                                                            "(large models)")
-    seed: int = 0
 
 
 def scored_upstream(prompts, completions, **kwargs):

@@ -20,36 +20,8 @@ import json
 import math
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from designrl.config.training import SFTSettings
 from designrl.tasks.layout.prompt import PromptStyle, write_prompt_style
-
-
-class SFTSettings(BaseModel):
-    """How to fine-tune. The defaults train the tiny model (``designrl model tiny``) from
-    random weights to answer the compact layout prompt with valid actions: a small
-    model learns fast at a high learning rate, and the prompts fit in 1,024 tokens."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    epochs: float = Field(5.0, gt=0, description="passes over the data")
-    learning_rate: float = Field(5e-3, gt=0, description="peak learning rate (AdamW)")
-    batch_size: int = Field(16, ge=1, description=(
-        "examples per optimizer step (16 rather than 8: the tiny model passes 95% valid "
-        "actions on every seed tried, for about 11% more time)"))
-    max_length: int = Field(1024, ge=16, description=(
-        "tokens per example; longer ones are dropped, never truncated (a cut answer "
-        "teaches nothing)"))
-    warmup_ratio: float = Field(0.05, ge=0, lt=1, description="share of steps warming up")
-    lr_scheduler: str = Field("cosine", description="transformers' scheduler name")
-    weight_decay: float = Field(0.0, ge=0)
-    lora_r: int | None = Field(None, ge=1, description=(
-        "LoRA rank; None trains every weight (right for the tiny model)"))
-    lora_alpha: int = Field(32, ge=1)
-    lora_dropout: float = Field(0.0, ge=0, lt=1)
-    seed: int = Field(0, description="data order and initialisation of new weights")
-    logging_steps: int = Field(10, ge=1, description="optimizer steps between loss logs")
-    progress: bool = Field(False, description="show TRL's progress bar")
 
 
 def _answer_only_trainer():

@@ -15,38 +15,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from designrl.config.training import SFTWorkflowConfig
 from designrl.learner.dagger import Played, Round
-from designrl.learner.sft import SFTSettings
 from designrl.tasks.family import TEST_SEED_START
-from designrl.tasks.layout.prompt import PromptStyle
 
 
 class SFTRequestError(ValueError):
     """The request is refused before any training: no model at its path, no data file, an
     unknown task, evaluation seeds that are not test seeds, bad DAgger counts, or expert
     data that could not be made."""
-
-
-class SFTWorkflowConfig(BaseModel):
-    """What ``designrl sft`` trains and evaluates. Empty lists mean the defaults."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    model: str = Field(description="the base model's directory")
-    out: Path = Field(description="where the trained model goes (and sft.jsonl, if written)")
-    data: Path | None = Field(None, description="chat JSONL to train on (None: the expert's)")
-    tasks: list[str] | None = Field(None, description="generated task ids (None: all six)")
-    train_seeds: list[int] | None = Field(None, description="expert data seeds (None: 0-29)")
-    prompt_style: PromptStyle = "state"
-    recovery: float = Field(0.3, description="share of expert steps followed by a mistake")
-    dagger_rounds: int = 0
-    dagger_seeds: int = Field(20, description="unseen train seeds per DAgger round")
-    eval_seeds: list[int] | None = Field(None, description=(
-        "held-out seeds per task (None: the first two test seeds)"))
-    step_limit: int = Field(8, description="steps per evaluation and validation episode")
-    settings: SFTSettings = Field(default_factory=SFTSettings)
 
 
 @dataclass(frozen=True)

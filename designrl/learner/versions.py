@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from designrl.config.common import VERSION_KEY
 from designrl.inference.vllm_server import AdapterRegistry, version_name
 from designrl.learner.checkpoint import write_version
 
 log = logging.getLogger(__name__)
-VERSION_KEY = "designrl:policy_version"
 
 
 class VersionPublisher:

@@ -21,11 +21,10 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
+from designrl.config.common import GROUPS_STREAM
 from designrl.rollout.record import INFRA_ERROR
 from designrl.store.jobs import mark_published
 from designrl.store.models import Episode, Group, RewardComponent
-
-GROUPS_STREAM = "designrl:groups"
 
 
 class Sample(BaseModel):

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
-EMBEDDED_URL = "sqlite:///designrl.db"
+from designrl.config.common import EMBEDDED_URL
 
 
 def normalize_url(url: str) -> str:

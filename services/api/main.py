@@ -33,6 +33,7 @@ from designrl.rollout.reconcile import Lost, reconcile
 from designrl.rollout.workers import live_workers
 from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.models import utcnow
+from designrl.tasks.layout.metrics import use_native
 from services.api import metrics
 from services.api.env_guard import RequireKey
 from services.api.errors import validation_reply
@@ -62,6 +63,8 @@ def celery_enqueue(settings: ApiSettings) -> Callable[[Sequence[str]], None]:
 def create_app(settings: ApiSettings | None = None, *,
                enqueue: Callable[[Sequence[str]], None] | None = None) -> FastAPI:
     settings = settings or ApiSettings()
+    if settings.pure_python:  # the layout scorer (OpenEnv endpoint, replays) without C
+        use_native(False)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

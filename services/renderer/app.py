@@ -17,6 +17,7 @@ from celery.signals import worker_init, worker_process_shutdown
 
 from designrl.render.modes import isolation_modes
 from designrl.rollout.browser import close_process_runner
+from designrl.tasks.layout.metrics import use_native
 from services.renderer import metrics
 from services.renderer.settings import RendererSettings
 
@@ -46,6 +47,8 @@ def make_celery(settings: RendererSettings) -> Celery:
 
 
 settings = RendererSettings()
+if settings.pure_python:  # the layout scorer without its C extension, as configured
+    use_native(False)
 app = make_celery(settings)
 app.autodiscover_tasks(["services.renderer"], related_name="tasks", force=True)
 

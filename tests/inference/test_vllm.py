@@ -46,7 +46,7 @@ def serve(model: str, name: str, tmp_path_factory) -> Iterator[VLLMServer]:
     log = tmp_path_factory.mktemp("vllm") / "server.log"
     config = VLLMConfig(model=model, python=str(VLLM_PYTHON), port=free_port(),
                         served_model_name=name)
-    with VLLMServer(config, log_path=log) as running:
+    with VLLMServer(config, log_path=log, base_env=os.environ) as running:
         yield running
 
 

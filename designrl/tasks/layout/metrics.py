@@ -33,7 +33,6 @@ times faster; otherwise, with ``DESIGNRL_PURE_PYTHON=1`` or after
 are always the Python reference.
 """
 
-import os
 from collections.abc import Mapping, Sequence
 
 from designrl.tasks.layout.layout_view import (
@@ -230,7 +229,7 @@ def hard_violation(task: TaskSpec, layout: Layout) -> str | None:
 # --------------------------------------------------------------------------- hot path
 
 
-_native = _cmetrics is not None and os.environ.get("DESIGNRL_PURE_PYTHON", "") in ("", "0")
+_native = _cmetrics is not None  # use_native switches it (the entry points, from their config)
 
 
 def native_available() -> bool:
@@ -245,8 +244,8 @@ def native_active() -> bool:
 
 def use_native(enabled: bool = True) -> bool:
     """Switch ``evaluate`` to the C extension (if built) or to pure Python; returns
-    whether the extension is now used. ``DESIGNRL_PURE_PYTHON`` set to anything but
-    "" or "0" switches it off at import."""
+    whether the extension is now used. The ``designrl`` command and the services call it
+    with their ``pure_python`` setting (``DESIGNRL_PURE_PYTHON``)."""
     global _native
     _native = bool(enabled) and _cmetrics is not None
     return _native

@@ -17,12 +17,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from designrl.config.common import PromptStyle
 from designrl.tasks.layout.actions import action_json_schema
 from designrl.tasks.layout.env import LayoutObservation
-
-PromptStyle = Literal["direct", "compact", "state"]
 
 SYSTEM = ("You are a layout designer. You edit a design on a canvas whose width and height "
           "are both 1.0 (boxes are [x, y, w, h], origin top-left) one action at a time, to "

@@ -300,7 +300,9 @@ def test_episodes_identical_on_both_paths(make):
 def test_use_native_and_env_switch():
     assert metrics.use_native(False) is False and not metrics.native_active()
     assert metrics.use_native(True) is metrics.native_available()
-    code = "from designrl.tasks.layout import metrics; print(metrics.native_active())"
+    # The switch is the entry points' (the CLI's here, the services' from their settings).
+    code = ("import os; from designrl.cli import use_environment; use_environment(os.environ); "
+            "from designrl.tasks.layout import metrics; print(metrics.native_active())")
     env = {**os.environ, "DESIGNRL_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
