@@ -31,10 +31,10 @@ class Text:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
         found = [s for s in texts if text_matches(self.words, s.text)]
         if not found:
-            runs = [" ".join(s.text for s in texts[i:i + k]) for i in range(len(texts))
-                    for k in range(2, 5) if i + k <= len(texts)]
-            if any(text_matches(self.words, run) for run in runs):  # set on several lines
-                return None, "shown across several text elements"
+            runs = [glue.join(s.text for s in texts[i:i + k]) for i in range(len(texts))
+                    for k in range(2, 5) if i + k <= len(texts) for glue in (" ", "")]
+            if any(text_matches(self.words, run) for run in runs):  # set on several lines, or
+                return None, "shown across several text elements"  # a word split ("RAIL" "ROAD")
             short = re.sub(r"\W", "", self.words.lower())
             if len(short) <= 2 and any(short in re.sub(r"\W", "", s.text.lower()) for s in texts):
                 return None, "a letter inside a longer text ('abcdefgh')"

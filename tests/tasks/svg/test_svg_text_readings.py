@@ -93,6 +93,15 @@ def test_text_on_a_part_of_its_named_colour_is_not_failed_for_its_own_colour():
     assert _verdicts(sign, ["The word 'STOP' is in the centre in large white letters"]) == ["fail"]
 
 
+def test_a_word_split_across_text_elements_is_not_failed():
+    """A crossbuck's 'RAILROAD' set as 'RAIL' and 'ROAD' either side of the crossing."""
+    sentence = "The sign reads 'RAILROAD' in black capital letters"
+    split = ''.join(f'<text x="{x}" y="100" font-size="20" fill="#111111">{w}</text>'
+                    for x, w in ((60, "RAIL"), (240, "ROAD")))
+    assert _verdicts(split, [sentence]) == ["unchecked"]
+    assert _verdicts(split.replace("ROAD", "WAY"), [sentence]) == ["fail"]
+
+
 def test_percentages_must_add_up():
     rule = "The percentages shown in the legend must add up to 100%"
     assert read_requirement(rule).atoms == (PercentSum(100.0),)
