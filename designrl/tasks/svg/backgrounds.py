@@ -40,6 +40,8 @@ _OWNERS = (
     rf"\b({_NOT_CANVAS}) (?:(?:should|must|will|shall|would|can|to|does|do) )?"
     r"(?:with|has|have|having) (?:a |an )?[a-z\- ]*$",  # "the screen should have a grey ..."
     rf"\b(?:the|a|an|its|their|his|her) ({_NOT_CANVAS}) $",  # "the icon background"
+    rf"\b(?:inside|within) (?:the |a |an |its |their )?({_NOT_CANVAS})\b",  # "inside
+    # the border the background is sky blue": the badge's, not the canvas's
 )
 _NOT_OWNERS = frozenset(SHADES) | frozenset("""
 it this that which and or very also only plain solid simple flat uniform pure single whole

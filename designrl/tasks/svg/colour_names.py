@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import colorsys
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from designrl.tasks.svg.survey import survey_says
 
 RGB = tuple[int, int, int]
 
@@ -219,6 +221,8 @@ class ColorSpec:
     shade meant may be outside the named one, so it is never called absent outright."""
 
     def matches(self, rgb: RGB) -> bool:
+        if survey_says(self.text, rgb):
+            return True  # what people call this name, whatever the rules below say
         if self.family is not None:
             if _pale_shade(self.family, self.modifier, rgb):
                 return True
@@ -337,7 +341,8 @@ def _two_words(text: str, first: str, last: str) -> ColorSpec | None:
             return None
         if base.family is not None:
             return ColorSpec(text, family=base.family, modifier=first)
-        return ColorSpec(text, rgb=CSS_COLORS[joined]) if joined in CSS_COLORS else base
+        return ColorSpec(text, rgb=CSS_COLORS[joined]) if joined in CSS_COLORS \
+            else replace(base, text=text)
     if joined in CSS_COLORS:
         return ColorSpec(text, rgb=CSS_COLORS[joined])
     if first == "off" and last == "white":

@@ -224,7 +224,8 @@ class _Walker:
 
     def _shape(self, element: Element, tag: str, matrix: Matrix, style: dict[str, str],
                opacity: float) -> Shape | None:
-        local = element_outline(element, tag, style, self.limits.max_path_points - self.points)
+        local = element_outline(element, tag, style, self.limits.max_path_points - self.points,
+                                self.ids)
         if local is None:
             return None
         subpaths, straight, kinds = local

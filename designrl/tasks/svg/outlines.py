@@ -13,11 +13,14 @@ from designrl.tasks.svg.geometry import (
     path_subpaths,
     rect_points,
 )
+from designrl.tasks.svg.parse import XLINK_NS, local_name
 
 
-def element_outline(element: Element, tag: str, style: dict[str, str],
-                    max_points: int) -> tuple[list[Subpath], list[bool], set[str]] | None:
-    """Local-space subpaths, which are straight, and kinds known from the tag alone."""
+def element_outline(element: Element, tag: str, style: dict[str, str], max_points: int,
+                    ids: dict[str, Element] | None = None
+                    ) -> tuple[list[Subpath], list[bool], set[str]] | None:
+    """Local-space subpaths, which are straight, and kinds known from the tag alone;
+    ``ids``: the document's elements by id (a ``<textPath>``'s path)."""
     get = element.get
     if tag == "circle":
         r = parse_length(get("r"))
@@ -52,14 +55,49 @@ def element_outline(element: Element, tag: str, style: dict[str, str],
         subpaths, straight = path_subpaths(get("d") or "", max_points)
         return (subpaths, straight, {"path"}) if subpaths else None
     if tag == "text":
-        size = parse_length(style.get("font-size"), default=16.0)
-        content = " ".join("".join(element.itertext()).split())
-        if not content:
+        return _text_outline(element, style, ids or {}, max_points)
+    return None
+
+
+def _text_outline(element: Element, style: dict[str, str], ids: dict[str, Element],
+                  max_points: int) -> tuple[list[Subpath], list[bool], set[str]] | None:
+    """A text's box: set along the path its ``<textPath>`` follows (letters curving over
+    a badge), else from its own or its first ``<tspan>``'s position, sized by its letters."""
+    size = parse_length(style.get("font-size"), default=16.0)
+    content = " ".join("".join(element.itertext()).split())
+    if not content:
+        return None
+    along = _followed_path(element, ids, max_points)
+    if along is not None:
+        (x0, y0), (x1, y1) = along
+        return [(rect_points(x0, y0 - 0.8 * size, x1 - x0, y1 - y0 + size), True)], [True], \
+            {"text"}
+    placed = element
+    if not element.get("x") and not element.get("y"):
+        placed = next((e for e in element.iter() if local_name(e.tag) == "tspan"
+                       and (e.get("x") or e.get("y"))), element)
+    xs, ys = parse_numbers(placed.get("x")), parse_numbers(placed.get("y"))
+    x, y = (xs[0] if xs else 0.0), (ys[0] if ys else 0.0)
+    width = 0.58 * size * len(content)
+    anchor = style.get("text-anchor", "start")
+    x -= width / 2 if anchor == "middle" else width if anchor == "end" else 0
+    return [(rect_points(x, y - 0.8 * size, width, size), True)], [True], {"text"}
+
+
+def _followed_path(element: Element, ids: dict[str, Element],
+                   max_points: int) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The corners of the box of the path a ``<textPath>`` inside ``element`` follows."""
+    for child in element.iter():
+        if local_name(child.tag) != "textPath":
+            continue
+        href = child.get("href") or child.get(f"{{{XLINK_NS}}}href") or ""
+        target = ids.get(href[1:]) if href.startswith("#") else None
+        if target is None or local_name(target.tag) != "path":
             return None
-        xs, ys = parse_numbers(get("x")), parse_numbers(get("y"))
-        x, y = (xs[0] if xs else 0.0), (ys[0] if ys else 0.0)
-        width = 0.58 * size * len(content)
-        anchor = style.get("text-anchor", "start")
-        x -= width / 2 if anchor == "middle" else width if anchor == "end" else 0
-        return [(rect_points(x, y - 0.8 * size, width, size), True)], [True], {"text"}
+        subpaths, _ = path_subpaths(target.get("d") or "", max_points)
+        points = [p for points, _ in subpaths for p in points]
+        if not points:
+            return None
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        return (min(xs), min(ys)), (max(xs), max(ys))
     return None

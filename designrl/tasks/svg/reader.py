@@ -88,6 +88,10 @@ _PROPORTION = re.compile(
     r"\b(?:(?P<wide>wider|broader|longer) than (?:it is |they are )?(?:tall|high)|(?P<tall>taller|"
     r"higher) than (?:it is |they are )?(?:wide|broad)|(?P<w>\d+(?:\.\d+)?) ?: ?(?P<h>\d+(?:\.\d+)?)"
     r"(?= ratio| aspect| proportion)|(?P<land>landscape)|(?P<port>portrait)(?= orientation| format))")
+_HEADED = re.compile(r"(?i)^\s*(?:the )?(?:canvas |page |image )?(?:background|backdrop)"
+                     r"(?: colou?r)?\s*:\s*")
+"""A background given as a heading ("Background: a soft pastel yellow"), which the clause
+split at its colon would part from its colour."""
 _CLAUSE = re.compile(r"[,;:()]|\s[-–—]\s|\bbut\b|\bwhile\b|\bwhereas\b|\bwhich\b|\bwho\b")
 
 
@@ -144,7 +148,7 @@ def _read(sentence: str) -> Reading:
         quotes.append(next(g for g in found.groups() if g is not None).strip())
         return f" qq{len(quotes) - 1}qq "
 
-    raw = _QUOTED.sub(stash, sentence)
+    raw = _QUOTED.sub(stash, _HEADED.sub("The background is ", sentence))
     atoms: list[Atom] = []
     complete = True
     texty = textual_quotes(raw.lower(), quotes)
