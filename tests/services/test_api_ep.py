@@ -1,17 +1,19 @@
 """The ``/ep`` routes Eval Protocol's ``RemoteRolloutProcessor`` calls, with httpx against the
 in-process API on real Postgres and Redis: ``/init`` starts a one-episode job (keys by
 header or by the body's ``api_key``, extra keys and nulls accepted, a retried init answered
-with the same rollout), the 4xx a row fails with, and status, logs and traces before and
-after the episode's record is written (by the store's own ``finish_episode``, as a worker
-writes it)."""
+with the same rollout, by this API process or another), the 4xx a row fails with, and
+status, logs and traces before and after the episode's record is written (by the store's
+own ``finish_episode``, as a worker writes it)."""
 
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
 
 from designrl.rollout.record import EpisodeRecord
 from designrl.store.jobs import finish_episode
 from designrl.tasks import FAMILIES, find_item
+from services.api.main import create_app
 
 pytestmark = pytest.mark.integration
 
@@ -59,6 +61,14 @@ def test_init_starts_one_episode_and_a_retry_returns_it(api):
     assert again.status_code == 200 and again.json()["episode_id"] == reply["episode_id"]
     assert api.redis.llen(api.queue) == 1  # nothing started twice
     assert api.call("POST", "/ep/init", key="bob", json=body).status_code == 409
+
+    # Another API process (a replica, or this one restarted) knows the rollout: it is stored.
+    with TestClient(create_app(api.client.app.state.settings)) as replica:
+        status = replica.get("/ep/v1/status", params={"rollout_id": "r1"},
+                             headers=bearer(api, "alice"))
+        assert status.status_code == 200 and status.json()["status"]["code"] == 101
+        assert replica.post("/ep/init", json={**body, "api_key": api.keys["alice"]}
+                            ).json()["episode_id"] == reply["episode_id"]
 
 
 def test_keys_by_bearer_header_or_body_and_the_4xx_a_row_fails_with(api):
