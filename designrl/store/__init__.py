@@ -5,7 +5,8 @@
     Session = make_sessionmaker(make_engine(url))  # Postgres in the stack, SQLite embedded
 
 ``jobs`` holds every function that writes jobs and episodes (and lists them), ``reads``
-the other reads the services make of them (a service writes no query of its own);
+the other reads the services make of them (a service writes no query of its own),
+``rollouts`` Eval Protocol's rollouts (the episode each ``rollout_id`` started);
 ``ping`` is the readiness probe.
 Nothing connects at import time.
 """

@@ -81,6 +81,15 @@ class NotFound(LookupError):
 def create_job(session: Session, *, kind: str, spec: dict[str, Any],
                plans: Sequence[EpisodePlan], owner: str | None = None) -> Job:
     """Insert a job with its groups and episodes, and commit."""
+    job = add_job(session, kind=kind, spec=spec, plans=plans, owner=owner)
+    session.commit()
+    return job
+
+
+def add_job(session: Session, *, kind: str, spec: dict[str, Any],
+            plans: Sequence[EpisodePlan], owner: str | None = None) -> Job:
+    """Insert a job with its groups and episodes, uncommitted: for a caller that stores
+    rows of its own in the same transaction (``designrl.store.rollouts``)."""
     job = Job(id=new_id(), kind=kind, spec=spec, owner=owner, episodes_total=len(plans))
     session.add(job)
     session.flush()  # parents before the rows that reference them
@@ -99,7 +108,7 @@ def create_job(session: Session, *, kind: str, spec: dict[str, Any],
                 policy_version=p.policy_version, profile=p.profile, source=p.source,
                 group_id=groups[p.group].id if p.group is not None else None)
         for i, p in enumerate(plans))
-    session.commit()
+    session.flush()
     return job
 
 

@@ -1,7 +1,8 @@
 """The tables: jobs, their episodes, each episode's steps, reward components and images
 (artifacts), groups (episodes sampled together for one training item), prediction sets
-(completions users upload to be scored); API keys. Policy versions are not a table: the
-learner publishes them to the adapter store and Redis (``designrl.learner.versions``).
+(completions users upload to be scored); API keys; Eval Protocol rollouts (the episode each
+``rollout_id`` started). Policy versions are not a table: the learner publishes them to the
+adapter store and Redis (``designrl.learner.versions``).
 
 An episode's id is its idempotency key: a worker that runs it twice (a retry,
 a redelivery after a crash) writes it once. Statuses are plain strings so a
@@ -197,4 +198,23 @@ class PredictionSet(Base):
     items: Mapped[dict[str, Any]] = mapped_column(deferred=True)  # item id -> completion
     item_count: Mapped[int] = mapped_column(Integer)
     size_bytes: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class EpRollout(Base):
+    """An Eval Protocol rollout (``POST /ep/init``) and the episode it started: kept here,
+    not in a process, so its status survives API restarts and any API replica answers.
+    ``rollout_id`` is the client's; the other ids are the tags its traces carry."""
+
+    __tablename__ = "ep_rollouts"
+
+    rollout_id: Mapped[str] = mapped_column(String(200), primary_key=True)
+    episode_id: Mapped[str] = mapped_column(ForeignKey("episodes.id", ondelete="CASCADE"),
+                                            index=True)
+    owner: Mapped[str | None] = mapped_column(String(100))
+    invocation_id: Mapped[str] = mapped_column(String(200))
+    experiment_id: Mapped[str] = mapped_column(String(200))
+    run_id: Mapped[str] = mapped_column(String(200))
+    row_id: Mapped[str] = mapped_column(String(200))
+    messages: Mapped[list[Any]]  # the prompt the policy was asked (the trace's input)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -25,15 +25,21 @@ def get_session(request: Request) -> Iterator[Session]:
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
+HeaderKey = Annotated[str | None, Depends(_header)]  # the X-API-Key header, if sent
+BearerKey = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def current_key(session: SessionDep, header: Annotated[str | None, Depends(_header)],
-                bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-                ) -> ApiKey:
-    presented = header or (bearer.credentials if bearer else None)
+def current_key(session: SessionDep, header: HeaderKey, bearer: BearerKey) -> ApiKey:
+    return key_of(session, header or (bearer.credentials if bearer else None))
+
+
+def key_of(session: Session, presented: str | None,
+           missing: str = "an API key is required (X-API-Key header or Authorization: "
+                          "Bearer)") -> ApiKey:
+    """The live key ``presented`` is; 401 saying ``missing`` when none was, or that the key
+    is unknown or revoked."""
     if not presented:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "an API key is required "
-                            "(X-API-Key header or Authorization: Bearer)",
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, missing,
                             headers={"WWW-Authenticate": "Bearer"})
     key = find_api_key(session, presented)
     if key is None:

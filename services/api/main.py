@@ -5,8 +5,8 @@ handlers (422 in plain words, ``errors.py``; 413 for oversized bodies, predictio
 a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
 ``/metrics``, ``/docs`` and ``/redoc`` with no CDN (``services.docs_pages``), the
 reconciler loop (queued episodes with no task, running episodes whose worker is gone or
-whose time is up, unpublished groups), and the layout env's OpenEnv server mounted at
-``/env`` behind the same API keys.
+whose time is up, unpublished groups), the layout env's OpenEnv server mounted at
+``/env`` behind the same API keys, and Eval Protocol's remote rollouts under ``/ep``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from designrl.tasks.layout.metrics import use_native
 from services.api import metrics
 from services.api.env_guard import RequireKey
 from services.api.errors import validation_reply
-from services.api.routers import episodes, health, jobs, predictions, runs, training
+from services.api.routers import ep, episodes, health, jobs, predictions, runs, training
 from services.api.routers.ui import mount_ui
 from services.api.settings import ApiSettings
 from services.body_limit import BodyLimit
@@ -92,7 +92,7 @@ def create_app(settings: ApiSettings | None = None, *,
     _add_error_handlers(app)
     _add_middleware(app, settings)
     for router in (health.router, jobs.router, episodes.router, runs.router,
-                   predictions.router, training.router):
+                   predictions.router, training.router, ep.router):
         app.include_router(router)
     mount_ui(app)
     add_docs(app)

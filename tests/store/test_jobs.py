@@ -33,7 +33,7 @@ from designrl.store.models import Episode, Group, Job, RewardComponent, Step, ut
 
 pytestmark = pytest.mark.integration
 
-TABLES = {"api_keys", "jobs", "groups", "episodes", "steps", "rewards"}
+TABLES = {"api_keys", "jobs", "groups", "episodes", "steps", "rewards", "ep_rollouts"}
 
 
 def plans(n: int, group_size: int | None = None) -> list[EpisodePlan]:

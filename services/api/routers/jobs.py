@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
 
@@ -75,10 +76,13 @@ def submit_job(body: JobRequest, request: Request, session: SessionDep,
 
 
 def store_and_enqueue(session: Session, request: Request,
-                      body: BenchmarkJobRequest | RolloutJobRequest, key: ApiKey) -> Job:
-    """Commit the job and its episodes, then enqueue them (the web UI's runs come here too).
-    A valid job still waits for the key's quotas (429) and for the inference server to
-    serve its ``vllm:`` models (422, or 503 if it does not answer)."""
+                      body: BenchmarkJobRequest | RolloutJobRequest, key: ApiKey, *,
+                      create: Callable[..., Job] = create_job) -> Job:
+    """Commit the job and its episodes, then enqueue them (the web UI's runs and Eval
+    Protocol's rollouts come here too; ``create`` stores the job, and what it raises
+    propagates with nothing enqueued). A valid job still waits for the key's quotas (429)
+    and for the inference server to serve its ``vllm:`` models (422, or 503 if it does not
+    answer)."""
     settings = request.app.state.settings
     policies = body.policies if isinstance(body, BenchmarkJobRequest) else [body.policy]
     try:
@@ -93,8 +97,8 @@ def store_and_enqueue(session: Session, request: Request,
     check_job_size(request, key, len(plans))
     check_served_policies(request, policies)
     count_job(request, key)
-    job = create_job(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
-                     owner=key.name)
+    job = create(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
+                 owner=key.name)
     ids = episode_ids(session, job.id)
     try:
         request.app.state.enqueue(ids)
