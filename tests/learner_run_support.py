@@ -38,15 +38,23 @@ def write_learner_run(folder: Path, updates: int = 4, partial_tail: bool = False
                                                          "mean_final_score": 0.7}}))
 
 
-def write_samples(folder: Path, samples: list[tuple[int, str]]) -> None:
-    """``samples.jsonl`` rows (version, episode id) as ``designrl.learner.runs`` writes them."""
+# what a layout model wrote, turn by turn: a valid move, then a truncated answer
+COMPLETIONS = ['{"action_type":"move","element_id":"title","dx":24,"dy":-16}',
+               '{"action_type": "finalize"']
+
+
+def write_samples(folder: Path, samples: list[tuple[int, str]],
+                  completions: list[str] | None = None) -> None:
+    """``samples.jsonl`` rows (version, episode id) as ``designrl.learner.runs`` writes them;
+    with ``completions``, each row keeps them (a multi-turn sample's, replayable)."""
     with (folder / "samples.jsonl").open("a", encoding="utf-8") as out:
         for i, (version, episode_id) in enumerate(samples):
-            out.write(json.dumps({
-                "version": version, "group_id": f"g{version}", "task_id": "gen-poster",
-                "item_key": str(1_000_000 + i % 2), "episode_id": episode_id,
-                "sampled_by": version - 1, "reward": 0.1 * (i % 5), "outcome": "ok",
-                "text": f'{{"action_type": "move", "element_id": "title"}} (sample {i})'}) + "\n")
+            row = {"version": version, "group_id": f"g{version}", "task_id": "gen-poster",
+                   "item_key": str(1_000_000 + i % 2), "episode_id": episode_id,
+                   "sampled_by": version - 1, "reward": 0.1 * (i % 5), "outcome": "ok",
+                   "text": f'{{"action_type": "move", "element_id": "title"}} (sample {i})'}
+            out.write(json.dumps(row | ({"completions": completions} if completions else {}))
+                      + "\n")
 
 
 def write_adapter_store(store: Path, versions: int = 3) -> None:

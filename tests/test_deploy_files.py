@@ -15,6 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from dashboard_support import VLLM_LOGGERS, VLLM_METRICS, exposed, queried
 
 from designrl.stack import LocalStack, StackConfig
 
@@ -87,17 +88,31 @@ def test_promtool_accepts_the_prometheus_config():
 
 def test_the_dashboard_only_queries_metrics_we_export():
     from services.api import metrics as api_metrics
+    from services.learner import metrics as learner_metrics
     from services.renderer import metrics as worker_metrics
 
     exported = {"designrl_queue_depth", "designrl_episodes"}
-    for module in (api_metrics, worker_metrics):
+    for module in (api_metrics, worker_metrics, learner_metrics):
         for value in vars(module).values():
             if hasattr(value, "_name") and hasattr(value, "_type"):
-                base = value._name
-                exported |= {base, f"{base}_total", f"{base}_bucket", f"{base}_sum",
-                             f"{base}_count"}
-    dashboard = json.loads((ROOT / "deploy" / "grafana" / "dashboards" /
-                            "designrl.json").read_text())
-    queried = {name for panel in dashboard["panels"] for target in panel["targets"]
-               for name in re.findall(r"\bdesignrl_\w+", target["expr"])}
-    assert queried and queried <= exported, queried - exported
+                kind = {"counter": "counter", "histogram": "histogram"}.get(value._type, "gauge")
+                exported |= exposed(value._name, kind)
+    queried_ours = queried("designrl_")
+    assert queried_ours and queried_ours <= exported, queried_ours - exported
+    assert {n for n in queried_ours if n.startswith("designrl_learner_")}, "no learner panel"
+    vllm = set().union(*(exposed(n, k) for n, k in VLLM_METRICS.items()))
+    queried_vllm = queried("vllm:")
+    assert queried_vllm and queried_vllm <= vllm, queried_vllm - vllm
+
+
+def test_the_vllm_metrics_listed_are_declared_by_the_pinned_vllm():
+    """The list in ``dashboard_support`` against the source of the vLLM ``make setup``
+    installs: each name declared, as the kind the list says."""
+    site = ROOT / ".venv-vllm" / "lib"
+    found = sorted(site.glob(f"python3*/site-packages/{VLLM_LOGGERS}"))
+    source = required(found[0] if found else site / VLLM_LOGGERS,
+                      "`make setup` builds the vLLM venv").read_text()
+    declared = {name: kind for kind, name in re.findall(
+        r"self\._(gauge|counter|histogram)_cls\(\s*name=\"(vllm:\w+)\"", source)}
+    assert len(declared) > 20, "the pattern no longer finds vLLM's metrics"
+    assert {n: declared.get(n) for n in VLLM_METRICS} == VLLM_METRICS

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     bench.add_argument("--policies", type=_csv, default=None,
                        help="comma list of policies; each family runs those it accepts "
                             "(default: each family's model-free policies: layout random, rule, "
-                            "expert; html reference, blank; svg expert; webpage template)")
+                            "expert; html reference, blank; svg expert, random; webpage template, "
+                            "plain)")
     bench.add_argument("--profiles", type=_csv, default=None,
                        help="layout: comma list of designgym, default (default: both)")
     bench.add_argument("--tasks", type=_csv, default=None,

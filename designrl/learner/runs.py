@@ -3,7 +3,7 @@
 A run is a folder holding ``curves.jsonl`` (one row per update: TRL's logged metrics,
 loss, learning rate, grad norm, clip ratios, KL, entropy, and ours: reward, staleness,
 idle fraction, drops), ``samples.jsonl`` (a few of the samples each update trained on:
-their text, reward and episode), ``checkpoint-N`` folders and, for ``designrl train``,
+their text, reward and episode, and a multi-turn sample's completions), ``checkpoint-N`` folders and, for ``designrl train``,
 ``summary.json`` (held-out evaluations before and after). Both the learner service
 (``output_dir``) and ``designrl train --out`` write one. Reading never opens a path
 taken from a request: a run is found by its name among the folder's children.
@@ -97,19 +97,34 @@ def sample_text(sample: Any) -> str:
     return "\n".join(str(turn.get("completion", "")) for turn in sample.turns or ())
 
 
+def replay_completions(sample: Any) -> list[str] | None:
+    """A multi-turn sample's completions, turn by turn: what replaying it in its env needs
+    (``designrl.learner.sample_picture``). None for a single-turn sample, and for one where
+    a fallback policy acted on some turn (its action is not in the turns)."""
+    if not sample.turns or any(turn.get("ran") == "fallback" for turn in sample.turns):
+        return None
+    return [str(turn.get("completion", "")) for turn in sample.turns]
+
+
 def sample_rows(version: int, groups: list[Any], most: int = SAMPLES_PER_UPDATE) -> list[dict]:
     """Up to ``most`` samples of an update's groups (``ScoredGroup``s), one group's best and
-    worst first so the gallery shows the spread a group's advantage came from."""
+    worst first so the gallery shows the spread a group's advantage came from. A
+    multi-turn sample keeps its ``completions`` too, so its picture can be rebuilt where its
+    episode is not stored (``designrl train`` stores none)."""
     picked = []
     for group in groups:
         scored = sorted(group.samples, key=lambda s: s.reward if s.reward is not None else -1e9)
         ends = [scored[-1], scored[0]] if len(scored) > 1 else scored
         picked += [(group, s) for s in ends]
-    return [{"version": version, "group_id": group.group_id, "task_id": group.task_id,
-             "item_key": group.item_key, "episode_id": s.episode_id,
-             "sampled_by": s.policy_version, "reward": s.reward, "outcome": s.outcome,
-             "text": sample_text(s)[:TEXT_CHARS]}
-            for group, s in picked[:most]]
+    rows = []
+    for group, s in picked[:most]:
+        row = {"version": version, "group_id": group.group_id, "task_id": group.task_id,
+               "item_key": group.item_key, "episode_id": s.episode_id,
+               "sampled_by": s.policy_version, "reward": s.reward, "outcome": s.outcome,
+               "text": sample_text(s)[:TEXT_CHARS]}
+        completions = replay_completions(s)
+        rows.append(row if completions is None else row | {"completions": completions})
+    return rows
 
 
 def append_samples(folder: Path, rows: list[dict]) -> None:

@@ -205,7 +205,7 @@ class TrainingRunOut(BaseModel):
 
 class TrainingSample(BaseModel):
     """One sample an update trained on (``samples.jsonl``), with its picture when its
-    episode is stored here."""
+    episode is stored here or, for a layout sample, can be replayed."""
 
     version: int  # the update that trained on it
     group_id: str
@@ -216,7 +216,8 @@ class TrainingSample(BaseModel):
     reward: float | None = None
     outcome: str | None = None
     text: str = ""  # what the model wrote (cut at 2,000 characters)
-    picture: str | None = None  # an image path under /v1/episodes, or None
+    picture: str | None = None  # its image under /v1 (stored, or replayed), or None
+    stored: bool = False  # its episode is in this API's store (GET /v1/episodes/{id})
 
 
 class TrainingRunDetail(TrainingRunOut):

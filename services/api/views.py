@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from sqlalchemy.orm import object_session
 
+from designrl.learner.sample_picture import can_replay
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
 from designrl.tasks import FAMILIES
@@ -45,18 +48,22 @@ def episode_detail(episode: Episode) -> EpisodeDetail:
 
 
 def sample_pictures(samples: list[dict], families: dict[str, str],
-                    images: dict[str, list[str]]) -> list[dict]:
-    """Training samples with the picture of their stored episode: a layout's final layout,
-    another family's candidate render (none when the episode is not stored here)."""
+                    images: dict[str, list[str]], run: str) -> list[dict]:
+    """Training samples with their picture: a stored episode's (a layout's final layout,
+    another family's candidate render); else, for a layout sample that keeps its
+    completions, its final layout replayed (``/v1/training/runs/{run}/samples/{i}.svg``);
+    else none. ``stored``: whether the Episode page can show it."""
     out = []
-    for sample in samples:
+    for index, sample in enumerate(samples):
         episode_id, picture = sample["episode_id"], None
         family = FAMILIES.get(families.get(episode_id, ""))
         if family is not None and family.multi_turn:
             picture = f"/v1/episodes/{episode_id}/images/after.svg"
         elif "candidate" in images.get(episode_id, ()):
             picture = f"/v1/episodes/{episode_id}/images/candidate.png"
-        out.append(sample | {"picture": picture})
+        elif can_replay(sample):
+            picture = f"/v1/training/runs/{quote(run, safe='')}/samples/{index}.svg"
+        out.append(sample | {"picture": picture, "stored": episode_id in families})
     return out
 
 

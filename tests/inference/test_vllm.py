@@ -100,6 +100,21 @@ def test_layout_episodes_with_the_llm_policy_through_vllm(server):
         assert all(s["error"] for s in record["actions"] if s["error"] is not None)
 
 
+def test_vllm_exposes_every_metric_the_grafana_dashboard_queries(server):
+    """The dashboard's inference panels read names this very vLLM serves on ``/metrics``
+    (where Prometheus scrapes it), after it has answered a request."""
+    import urllib.request
+
+    from dashboard_support import queried, sample_names
+
+    OpenAIBackend(server.url, "tiny").complete([[{"role": "user", "content": "Hi"}]],
+                                               max_tokens=4)
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=10) as reply:
+        served = sample_names(reply.read().decode())
+    wanted = queried("vllm:")
+    assert len(wanted) >= 6 and wanted <= served, wanted - served
+
+
 def test_greedy_actions_match_the_in_process_backend(server, tiny_model):
     local = TransformersBackend(tiny_model)
     remote = OpenAIBackend(server.url, "tiny")

@@ -12,7 +12,12 @@ import threading
 import time
 
 import pytest
-from learner_run_support import write_adapter_store, write_learner_run
+from learner_run_support import (
+    COMPLETIONS,
+    write_adapter_store,
+    write_learner_run,
+    write_samples,
+)
 from sqlalchemy import select
 
 from designrl.rollout.episode import run_episode_spec
@@ -291,6 +296,7 @@ def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
         assert run["checkpoints"] == [2, 4] and run["summary"] is None
         assert [s["version"] for s in run["samples"]] == [1, 1, 2, 2, 3, 3, 4, 4]
         assert all(s["picture"] is None for s in run["samples"])  # no such episodes here
+        assert not any(s["stored"] for s in run["samples"])
         sources = api.call("GET", "/v1/training/sources").json()
         assert sources["runs_dir"] == str((tmp_path / "runs").resolve())
         versions = api.call("GET", "/v1/training/versions").json()
@@ -302,3 +308,28 @@ def test_training_runs_curves_and_versions_are_read_only_views(api, tmp_path):
     for name in ("not-a-run", "..", "nope"):
         assert api.call("GET", f"/v1/training/runs/{name}").status_code == 404
     assert api.call("GET", "/v1/training/runs", key=None).status_code == 401
+
+
+def test_a_layout_sample_not_stored_here_shows_its_replayed_final_layout(api, tmp_path):
+    settings = api.client.app.state.settings
+    settings.training_runs_dir = str(tmp_path / "runs")
+    write_learner_run(tmp_path / "runs" / "embedded", updates=3)  # text only: no picture
+    write_samples(tmp_path / "runs" / "embedded", [(4, "never-stored")], COMPLETIONS)
+    samples = api.call("GET", "/v1/training/runs/embedded").json()["samples"]
+    assert [s["picture"] for s in samples[:-1]] == [None] * 6
+    replayed = samples[-1]
+    assert replayed["picture"] == "/v1/training/runs/embedded/samples/6.svg"
+    assert not replayed["stored"]
+    picture = api.call("GET", replayed["picture"], key="viewer")
+    assert picture.status_code == 200, picture.text
+    assert picture.headers["content-type"].startswith("image/svg+xml")
+    assert picture.text.startswith("<svg") and "title" in picture.text
+    from designrl.learner.sample_picture import sample_svg
+
+    assert picture.text == sample_svg({"task_id": "gen-poster", "item_key": "1000000",
+                                       "completions": COMPLETIONS})
+    for index in (0, 7, -1):  # text only, past the end, before the start
+        missing = api.call("GET", f"/v1/training/runs/embedded/samples/{index}.svg")
+        assert missing.status_code == 404 and "no layout sample" in missing.json()["message"]
+    assert api.call("GET", "/v1/training/runs/nope/samples/0.svg").status_code == 404
+    assert api.call("GET", replayed["picture"], key=None).status_code == 401

@@ -17,7 +17,12 @@ from pathlib import Path
 import pytest
 from browser_support import require_chromium
 from db_support import postgres_schema
-from learner_run_support import write_adapter_store, write_learner_run
+from learner_run_support import (
+    COMPLETIONS,
+    write_adapter_store,
+    write_learner_run,
+    write_samples,
+)
 from llm_episode_support import store_llm_episode
 from redis import Redis
 from stack_support import Stack
@@ -106,6 +111,8 @@ def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
     require_chromium()
     data = tmp_path_factory.mktemp("learner")
     write_learner_run(data / "runs" / "grpo-tiny", updates=8, summary=True)
+    # one sample of version 5 is not stored but keeps its completions: its layout replays
+    write_samples(data / "runs" / "grpo-tiny", [(5, "embedded-5")], COMPLETIONS)
     write_adapter_store(data / "adapters")
     version_key = f"test-version-{uuid.uuid4().hex[:8]}"
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))

@@ -148,7 +148,13 @@ def test_training_shows_loss_evaluation_samples_and_versions(page, ui_stack):
     assert newest.locator("figure.sample").count() == 2
     page.wait_for_function("() => [...document.querySelectorAll('.version-samples img')]"
                            ".every(i => i.complete && i.naturalWidth > 0)")
-    assert images_loaded(newest.locator("img"))
+    assert images_loaded(newest.locator("img")) and newest.locator("img").count() == 2
+    assert newest.locator("figure[data-picture=stored] a[href^='/ui/episode']").count() == 4
+    # not stored, but its completions kept (conftest): the final layout replayed, no link
+    replayed = page.locator(".version-samples[data-version='5'] figure[data-picture=replayed]")
+    assert replayed.count() == 1 and images_loaded(replayed.locator("img"))
+    assert replayed.locator("a").count() == 0
+    assert "replayed from its text" in replayed.inner_text()
     older = page.locator(".version-samples[data-version='8'] figure.sample")
     assert older.count() == 2 and older.locator("img").count() == 0  # not stored here
     older.first.locator("summary").click()

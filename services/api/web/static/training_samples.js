@@ -1,5 +1,6 @@
 // The Training page's gallery: the samples each update trained on, newest version first; a
-// card per sample with its picture (when its episode is stored here), reward and text.
+// card per sample with its picture (its stored episode's, or a layout replayed from its
+// completions), reward and text.
 import { loadImage } from './api.js';
 import { fmt, h, shortId } from './dom.js';
 
@@ -13,11 +14,16 @@ function card(sample) {
   if (sample.picture) {
     const img = h('img', { alt: `Result of the sample on ${what} (${words})`, width: 240, height: 180 });
     loadImage(img, sample.picture).catch(() => { img.alt += ' (could not be loaded)'; });
-    picture = h('a', { href: `/ui/episode?id=${sample.episode_id}`, class: 'thumb-link' }, img);
+    // a stored episode opens on the Episode page; a replayed layout has no page of its own
+    picture = sample.stored ? h('a', { href: `/ui/episode?id=${sample.episode_id}`, class: 'thumb-link' }, img) : img;
   }
-  return h('figure', { class: 'sample', 'data-episode': sample.episode_id }, picture,
-    h('figcaption', {}, h('strong', {}, what), h('br'), words,
-      sample.picture ? [' · ', h('a', { href: `/ui/episode?id=${sample.episode_id}` }, `episode ${shortId(sample.episode_id)}`)] : null),
+  const kind = sample.picture ? (sample.stored ? 'stored' : 'replayed') : 'none';
+  const episodeLink = sample.stored
+    ? [' · ', h('a', { href: `/ui/episode?id=${sample.episode_id}` }, `episode ${shortId(sample.episode_id)}`)]
+    : null;
+  const replayed = kind === 'replayed' ? [' · ', h('span', { class: 'muted' }, 'final layout, replayed from its text')] : null;
+  return h('figure', { class: 'sample', 'data-episode': sample.episode_id, 'data-picture': kind }, picture,
+    h('figcaption', {}, h('strong', {}, what), h('br'), words, episodeLink, replayed),
     h('details', { class: 'raw sample-text' }, h('summary', {}, 'The model’s text'),
       h('pre', { tabindex: '0', 'aria-label': `Text of the sample on ${what}` }, h('code', {}, sample.text || '(empty)'))));
 }
