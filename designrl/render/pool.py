@@ -37,6 +37,7 @@ from designrl.render.job_deadline import JobAborted, run_job
 from designrl.render.memory_cap import DEFAULT_MEMORY_CAP_MB, MemoryCap
 from designrl.render.netns import NetworkIsolation
 from designrl.render.preferences import ChromiumPreferences
+from designrl.render.run_as import DEFAULT_USER, RunAs, sandbox_mode
 from designrl.render.sandbox import Job, Router
 from designrl.render.session import PageSession
 from designrl.render.slot import RESET_TIMEOUT_S, Slot
@@ -97,6 +98,7 @@ class BrowserPool:
         assets: Mapping[str, bytes] | None = None,
         memory_cap_mb: int | None = DEFAULT_MEMORY_CAP_MB,
         network_namespace: bool = True,
+        chromium_user: str | None = DEFAULT_USER,
     ) -> None:
         if browsers < 1 or pages_per_browser < 1:
             raise ValueError("browsers and pages_per_browser must be at least 1")
@@ -122,6 +124,8 @@ class BrowserPool:
         self.network_namespace = network_namespace
         self.network: NetworkIsolation | None = None  # detected at start
         self.preferences: ChromiumPreferences | None = None
+        self.chromium_user = chromium_user  # who Chromium runs as when the pool is root
+        self.run_as: RunAs | None = None
         self.chromium_sandbox = False  # Chromium's own sandbox, on where it can be (start)
         self.stats = PoolStats()
         self._pw: Playwright | None = None
@@ -150,9 +154,10 @@ class BrowserPool:
         self.executable_path = find_chromium(self.executable_path)
         self.network = NetworkIsolation(self.network_namespace)
         self.preferences = ChromiumPreferences()
-        self.chromium_sandbox = own_sandbox_possible()
+        self.run_as = RunAs.for_root(self.chromium_user)
+        self.chromium_sandbox = own_sandbox_possible() or self.run_as is not None
         log.info("browser network isolation: %s; Chromium's own sandbox: %s",
-                 self.network.mode, "on" if self.chromium_sandbox else "off (running as root)")
+                 self.network.mode, sandbox_mode(self.chromium_user))
         self._pw = await async_playwright().start()
         try:
             self._handles = [BrowserHandle(i) for i in range(self.browsers)]
@@ -193,6 +198,8 @@ class BrowserPool:
             self.network.close()
         if self.preferences is not None:
             self.preferences.close()
+        if self.run_as is not None:
+            self.run_as.close()
         if self._pw is not None:
             pw, self._pw = self._pw, None
             try:
@@ -377,7 +384,7 @@ class BrowserPool:
         assert self._pw is not None
         if self.memory_cap is None and self.memory_cap_mb:
             self.memory_cap = MemoryCap.detect(self.memory_cap_mb << 20)
-        wrappers = [w for w in (self.preferences, self.network) if w is not None]
+        wrappers = [w for w in (self.run_as, self.preferences, self.network) if w is not None]
         self.chromium_sandbox = await launch_browser(
             self._pw, handle, self.executable_path, wrappers, self.memory_cap,
             self.chromium_sandbox)
