@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 import yaml
 
-from designrl.stack import LocalStack, StackConfig
+from services.stack import LocalStack, StackConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
