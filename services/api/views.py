@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy.orm import object_session
 
+from designrl.rollout.replay import episode_brief
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
 from designrl.tasks import FAMILIES
-from services.api.frames import episode_brief
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 
 _OWN_FIELDS = ("images", "links")
