@@ -23,14 +23,17 @@ import sys
 import time
 import uuid
 from collections import Counter
+from pathlib import Path
 
 import httpx
 from redis import Redis
 
-from designrl.stack import LocalStack, StackConfig
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.keys import create_api_key
 from designrl.store.scratch import scratch_schema
+from services.stack import LocalStack, StackConfig
+
+ROOT = Path(__file__).resolve().parents[1]  # the stack runs this checkout's services
 
 JOB = {"kind": "benchmark", "tasks": ["gen-poster"], "seeds": [1, 2],
        "policies": ["rule", "random"]}
@@ -78,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     queue = f"bench-api-load-{uuid.uuid4().hex[:8]}"
     with scratch_schema(args.db) as url:
         config = StackConfig(url, args.redis, workers=0, queue=queue, worker_metrics=False,
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ))
+                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ),
+                             import_paths=[str(ROOT)])
         with LocalStack(config) as stack:
             with make_sessionmaker(make_engine(url))() as session:
                 key = create_api_key(session, "bench", "user")

@@ -30,9 +30,9 @@ from designrl.inference.transformers_backend import TransformersBackend
 from designrl.inference.vllm_server import VLLMConfig, VLLMServer
 from designrl.policies.llm.layout_policy import LLMLayoutPolicy
 from designrl.rollout.layout_episode import run_episode
-from designrl.stack import free_port
 from designrl.tasks.layout.env import LayoutEnv
 from designrl.tasks.layout.prompt import layout_messages
+from services.stack import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TASKS = ["gen-poster", "gen-slide", "gen-banner", "gen-flyer", "gen-mobile", "gen-editorial"]

@@ -29,15 +29,18 @@ import os
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 
 from designrl.bench import BenchCase, run_case
-from designrl.stack import LocalStack, StackConfig
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.keys import create_api_key
 from designrl.store.scratch import scratch_schema
 from designrl.tasks import TASKS, load_items
+from services.stack import LocalStack, StackConfig
+
+ROOT = Path(__file__).resolve().parents[1]  # the stack runs this checkout's services
 
 LAYOUT_TASKS = ["gen-poster", "gen-slide", "gen-banner", "gen-flyer"]
 
@@ -118,7 +121,8 @@ def _through_stack(db: str, redis: str, workers: int, jobs: list[tuple[dict, int
     with scratch_schema(db) as url:
         config = StackConfig(url, redis, workers=workers, worker_metrics=False,
                              queue=f"bench-overhead-{uuid.uuid4().hex[:8]}",
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ))
+                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ),
+                             import_paths=[str(ROOT)])
         with LocalStack(config) as stack:
             with make_sessionmaker(make_engine(url))() as session:
                 key = create_api_key(session, "bench", "user")

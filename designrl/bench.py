@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from designrl.bench_report import summarize, summarize_single_turn, write_outputs
+from designrl.job_plan import JobItem, TaskRun, expand_job, seeded_items
 from designrl.policies import (
     LLM_PREFIX,
     VLLM_PREFIX,
@@ -118,8 +119,9 @@ class BenchPlan:
             check_model_dir(policy[len(LLM_PREFIX):])
 
     def cases(self) -> list[BenchCase]:
-        """Every episode of the plan; ``ValueError`` when one of ``tasks`` would run none
-        (saying why) or the plan has none."""
+        """Every episode of the plan (``expand_job``, as the API expands a job);
+        ``ValueError`` when one of ``tasks`` would run none (saying why) or the plan has
+        none."""
         self.validate()
         out: list[BenchCase] = []
         for family in (FAMILIES[f] for f in self.families):
@@ -127,13 +129,11 @@ class BenchPlan:
             for task in family.tasks:
                 if not self._runs(task):
                     continue
-                if family.multi_turn:
-                    mine = self._layout_cases(task, policies)
-                else:
-                    mine = [BenchCase(family.name, task.id, policy, seed, key,
-                                      source=self.paths.get(task.id))
-                            for seed, key, item_id in self._items(task) for policy in policies
-                            if self._answers(policy, item_id)]
+                run = TaskRun(task.id, self._items(task), policies, self.paths.get(task.id))
+                mine = [BenchCase(p.family, p.task_id, p.policy, p.seed, p.item_key, p.profile,
+                                  p.source)
+                        for p in expand_job([run], profiles=self.chosen_profiles,
+                                            answers=self._answers)]
                 if not mine and self.tasks is not None:
                     raise ValueError(f"task {task.id} would run no episode: "
                                      + self._why_not(task, policies))
@@ -175,19 +175,18 @@ class BenchPlan:
             return task.id in self.tasks
         return not task.needs_path or task.id in self.paths
 
-    def _layout_cases(self, task: Task, policies: list[str]) -> list[BenchCase]:
-        designgym = task.id in DESIGNGYM_TASK_IDS
-        seeds = self.designgym_seeds if designgym else self.generated_seeds
-        return [BenchCase("layout", task.id, policy, seed, str(seed), profile)
-                for profile in self.chosen_profiles if designgym or profile == "default"
-                for seed in seeds for policy in policies]
-
-    def _items(self, task: Task) -> list[tuple[int | None, str, str]]:
-        """(seed, key, item id) of each item the task runs."""
-        if task.generate is not None:
-            return [(seed, str(seed), task.generate(seed).id) for seed in self.generated_seeds]
+    def _items(self, task: Task) -> list[JobItem]:
+        """The items the task runs: DesignGym's on its seeds, generated ones on the
+        generated seeds, a dataset task's (the first ``items_limit``)."""
+        if task.id in DESIGNGYM_TASK_IDS:
+            return seeded_items(self.designgym_seeds)
+        if task.generate is not None:  # a predictions file answers its items by their ids
+            return [JobItem(str(seed), seed, task.generate(seed).id)
+                    for seed in self.generated_seeds]
+        if task.seeded:
+            return seeded_items(self.generated_seeds)
         items = load_items(task.id, self.paths.get(task.id), self.items_limit)
-        return [(None, item.id, item.id) for item in items]
+        return [JobItem(item.id) for item in items]
 
     def _answers(self, policy: str, item_id: str) -> bool:
         name = policy.removeprefix("predictions:")

@@ -1,4 +1,4 @@
-"""A running designrl stack for tests: ``designrl.stack.LocalStack`` on a private queue and
+"""A running designrl stack for tests: ``services.stack.LocalStack`` on a private queue and
 stream, plus a database session factory, an admin API key, and a Redis of our own
 (``PrivateRedis``) for tests that restart it."""
 
@@ -8,17 +8,20 @@ import os
 import subprocess
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 from db_support import REDIS_URL
 from redis import Redis
 
-from designrl.stack import LocalStack, StackConfig, free_port
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.keys import create_api_key
 from designrl.store.models import Job
+from services.stack import LocalStack, StackConfig, free_port
 
 __all__ = ["PrivateRedis", "Stack", "free_port"]
+
+ROOT = Path(__file__).resolve().parents[1]  # the services run this checkout's code
 
 
 class PrivateRedis:
@@ -62,7 +65,7 @@ class Stack(LocalStack):
                                      queue=f"test-episodes-{tag}",
                                      groups_stream=f"test-groups-{tag}",
                                      worker_metrics=False, env=settings,
-                                     base_env=dict(os.environ)))
+                                     base_env=dict(os.environ), import_paths=[str(ROOT)]))
         self.database_url, self.redis_url = database_url, redis_url
         self.queue, self.stream = self.config.queue, self.config.groups_stream
         self.sessions = make_sessionmaker(make_engine(database_url))

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from dashboard_support import VLLM_LOGGERS, VLLM_METRICS, exposed, queried
 
-from designrl.stack import LocalStack, StackConfig
+from services.stack import LocalStack, StackConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())

@@ -23,8 +23,9 @@ def add_parser(sub) -> None:
     inference.add_argument("path", nargs="?", help="load: the adapter's directory")
     inference.add_argument("--model", help="serve: the base model (a directory or hub id)")
     inference.add_argument("--python", default=None,
-                           help="serve: the interpreter of vLLM's environment "
-                                "(default: .venv-vllm/bin/python if present, else python)")
+                           help="serve: the interpreter of vLLM's environment, a path or a "
+                                "command on PATH (default: .venv-vllm/bin/python here if "
+                                "present, else this one)")
     # Each default below is the config's (designrl.config.inference), shown in --help.
     add_option(inference, VLLMConfig, "device", choices=["cpu", "gpu"])
     add_option(inference, VLLMConfig, "port", type=int)
@@ -61,12 +62,21 @@ def _manage_adapter(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from designrl.inference.vllm_server import VLLMServer
+    from designrl.inference.vllm_server import (
+        VLLMNotFound,
+        VLLMServer,
+        check_vllm_python,
+        find_vllm_python,
+    )
 
     if not args.model:
         raise UsageError("serve needs --model")
-    local = Path(".venv-vllm/bin/python")
-    python = args.python or (str(local) if local.exists() else "python")
+    try:  # an absolute interpreter that has vLLM, or the reason there is none
+        python = find_vllm_python(args.python, Path.cwd(), args.environ.get("PATH"))
+        check_vllm_python(python)
+    except VLLMNotFound as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     config = VLLMConfig(model=args.model, python=python, port=args.port, host="0.0.0.0",
                         device=args.device, dtype="float32" if args.device == "cpu" else "auto",
                         max_loras=args.max_loras, served_model_name=args.served_model_name)

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -23,12 +25,58 @@ from pathlib import Path
 
 from designrl.config.inference import VLLMConfig
 
+# The interpreter of the vLLM environment ``make setup`` builds, relative to the repository.
+LOCAL_VLLM_PYTHON = Path(".venv-vllm") / "bin" / "python"
+
+
+class VLLMNotFound(RuntimeError):
+    """The interpreter meant to run vLLM is missing, or vLLM is not installed in it."""
+
+
+def find_vllm_python(given: str | None, base: Path, search_path: str | None = None) -> str:
+    """The absolute path of the interpreter to run vLLM with: ``given`` (a path, relative to
+    ``base``, or a command name looked up on ``search_path``, a ``PATH``-style list), else
+    ``base/.venv-vllm/bin/python`` where it exists, else this interpreter. Raises
+    ``VLLMNotFound`` for a ``given`` that names no file."""
+    if given is None:
+        local = base / LOCAL_VLLM_PYTHON
+        return str(local.absolute()) if local.exists() else sys.executable
+    candidate = Path(given).expanduser()
+    if len(candidate.parts) == 1 and not (base / candidate).exists():
+        found = shutil.which(given, path=search_path)
+        if found is None:
+            raise VLLMNotFound(f"no interpreter {given!r} on PATH; pass the path of the "
+                               "python of the environment vLLM is installed in")
+        return str(Path(found).absolute())
+    path = candidate if candidate.is_absolute() else base / candidate
+    if not path.exists():
+        raise VLLMNotFound(f"vLLM's interpreter {path} does not exist; pass the python of "
+                           f"the environment vLLM is installed in (`make setup` builds "
+                           f"{LOCAL_VLLM_PYTHON})")
+    # absolute, not resolved: a venv's python is a link whose target lacks the venv
+    return str(path.absolute())
+
+
+def check_vllm_python(python: str) -> None:
+    """Raise ``VLLMNotFound`` unless ``python`` runs and finds the ``vllm`` package (without
+    importing it, which takes seconds)."""
+    probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('vllm') is None)"
+    try:
+        done = subprocess.run([python, "-c", probe], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise VLLMNotFound(f"vLLM's interpreter {python} does not run: {exc}") from exc
+    if done.returncode != 0:
+        raise VLLMNotFound(f"vLLM is not installed for {python}; pass the python of the "
+                           f"environment vLLM is installed in (`make setup` builds "
+                           f"{LOCAL_VLLM_PYTHON})")
+
 
 class VLLMServer:
     def __init__(self, config: VLLMConfig, log_path: str | Path | None = None,
                  base_env: Mapping[str, str] | None = None) -> None:
         """``base_env``: the environment the server inherits (PATH, HOME, ...: the caller's,
-        which ``designrl inference serve`` passes on); the config's variables go on top."""
+        which ``designrl inference serve`` passes on); the config's variables go on top.
+        ``log_path``: where its output goes (appended); None: this process's console."""
         self.config = config
         self.base_env = dict(base_env or {})
         self.log_path = Path(log_path) if log_path else None
@@ -39,10 +87,12 @@ class VLLMServer:
         return f"http://{self.config.host}:{self.config.port}"
 
     def start(self, timeout: float = 300.0) -> VLLMServer:
-        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        log = open(self.log_path, "ab") if self.log_path else None  # noqa: SIM115
         self.process = subprocess.Popen(self.config.command(), stdout=log, stderr=log,
                                         env={**self.base_env, **self.config.environment()},
                                         start_new_session=True)
+        if log is not None:
+            log.close()  # the server holds its own copy
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -43,6 +43,16 @@ class IsolatedWorld:
         )
         return cls(cdp, int(world["executionContextId"]))
 
+    async def run(self, source: str) -> None:
+        """Run a script (not a function: a library's source) in this world."""
+        reply = await self.cdp.send("Runtime.evaluate", {
+            "expression": source + "\n;true", "contextId": self.context_id,
+            "returnByValue": True})
+        if "exceptionDetails" in reply:
+            details = reply["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text", "")
+            raise ScriptFailed(str(text).splitlines()[0][:300] if text else "script failed")
+
     async def call(self, function_js: str, arg: Any = None) -> Any:
         """``(function_js)(arg)``, awaited if it returns a promise; the JSON value comes back."""
         expression = f"({function_js})({json.dumps(arg)})"

@@ -2,8 +2,9 @@
 
     async with BrowserPool(browsers=2, pages_per_browser=4) as pool:
         result = await pool.render(html)            # RenderResult, never raises for a bad page
-        async with pool.page(html) as page:          # live sandboxed page, for clicks and fills
-            await page.click("button")
+        session = pool.page(html)                    # live sandboxed page, for clicks and fills
+        async with session:
+            await session.click(40, 20)
 
 Concurrency is bounded by the number of pages. Each page lives in its own
 browser context, is reset between jobs and recycled after ``recycle_after``
@@ -28,12 +29,13 @@ from typing import TYPE_CHECKING, TypeVar
 
 from designrl.render.assets import AssetStore
 from designrl.render.browsers import LAUNCH_TIMEOUT_S, BrowserHandle, launch_browser
-from designrl.render.capture import CaptureLimits, capture_page, result_from_events
+from designrl.render.capture import CaptureLimits, capture_page
 from designrl.render.chromium import find_chromium, kill_browser, own_sandbox_possible
 from designrl.render.dom import MAX_ELEMENTS
 from designrl.render.events import error_text
 from designrl.render.isolated import IsolatedWorld
-from designrl.render.job_deadline import JobAborted, run_job
+from designrl.render.job_deadline import JobAborted
+from designrl.render.lease import PageLease
 from designrl.render.memory_cap import DEFAULT_MEMORY_CAP_MB, MemoryCap
 from designrl.render.netns import NetworkIsolation
 from designrl.render.preferences import ChromiumPreferences
@@ -220,8 +222,6 @@ class BrowserPool:
         started = time.monotonic()
         result = await self.retrying(lambda: self._render_once(text, viewport, full_page))
         result.seconds = time.monotonic() - started
-        self.stats.renders += 1
-        self.stats.failures += 0 if result.ok else 1
         return result
 
     async def retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
@@ -239,33 +239,29 @@ class BrowserPool:
                                   f"last: {lost}") from lost
 
     def page(self, html: str | bytes, viewport: tuple[int, int] | None = None) -> PageSession:
-        """``async with pool.page(html) as page:`` a loaded, sandboxed Playwright page.
-
-        The session object also carries ``events`` (dialogs, blocked requests, errors
-        seen so far) and ``snapshot()``; loading failures raise ``RenderError``.
+        """A page session (``session.PageSession``): ``async with session:`` loads ``html``
+        on a sandboxed page held for it; ``session.evaluate``, ``click``, ``type`` and the
+        rest drive it under the job's deadline, ``session.events`` is what the sandbox saw
+        (dialogs, blocked requests, errors) and ``snapshot()`` renders it as it is now.
+        Loading failures raise ``RenderError``.
         """
         return PageSession(self, html, viewport)
 
     async def _render_once(
         self, html: str, viewport: tuple[int, int] | None, full_page: bool
     ) -> RenderResult:
-        slot = await self._acquire()
-        try:
-            return await self._render_on(slot, html, viewport, full_page)
-        finally:
-            await self._release(slot)
+        async with PageLease(self) as lease:
+            return await self._render_on(lease, html, viewport, full_page)
 
-    async def _render_on(
-        self, slot: Slot, html: str, viewport: tuple[int, int] | None, full_page: bool
-    ) -> RenderResult:
-        job = await self._begin(slot, html, viewport)
+    async def _render_on(self, lease: PageLease, html: str, viewport: tuple[int, int] | None,
+                         full_page: bool) -> RenderResult:
+        """One render on a held page: the page's failures come back as the result."""
+        job = await lease.begin(html, viewport)
         try:
-            result = await run_job(job, self._load_and_capture(slot, job, full_page), self.timeout_s)
+            result = await lease.run(self._load_and_capture(lease.slot, job, full_page))
         except Exception as exc:
-            result = result_from_events(job.events, **self._failure(slot, job, exc))
-        if not result.ok:
-            slot.poisoned = True
-        slot.renders += 1
+            result = lease.failed(exc)
+        lease.finish(result.ok)
         return result
 
     def raise_if_lost(self, slot: Slot, cause: BaseException | None) -> None:
@@ -331,7 +327,8 @@ class BrowserPool:
             return {"error": "page_crashed"}
         return {"error": f"render_failed: {error_text(exc)}"}
 
-    # Slots and browsers
+    # Slots and browsers. A lease (``lease.PageLease``) takes, begins, classifies and returns
+    # pages through these; nothing else outside the pool does.
 
     async def _acquire(self) -> Slot:
         if self._idle is None:

@@ -35,9 +35,9 @@ class Sample(BaseModel):
     reward: float | None
     components: dict[str, float] = {}
     completion: str | None = None  # single-turn: the model's text
-    turns: list[dict[str, Any]] | None = None  # multi-turn: each assistant turn
-    token_ids: list[int] | None = None
-    logprobs: list[float] | None = None  # the behaviour policy's, per completion token
+    # each assistant turn: its messages, completion, token ids and the behaviour policy's
+    # logprobs per completion token (what the learner trains on)
+    turns: list[dict[str, Any]] | None = None
     policy_version: int | None = None  # the version that sampled it
 
 
@@ -70,8 +70,7 @@ def scored_group(session: Session, group_id: str) -> ScoredGroup:
             episode_id=e.id, outcome=e.outcome, reward=e.total_reward,
             components=components[e.id], completion=summary.get("completion"),
             turns=summary.get("turns") or (summary.get("policy_stats") or {}).get("turns"),
-            token_ids=summary.get("token_ids"),
-            logprobs=summary.get("logprobs"), policy_version=e.policy_version))
+            policy_version=e.policy_version))
     versions = [s.policy_version for s in samples if s.policy_version is not None]
     version = group.policy_version if group.policy_version is not None else min(
         versions, default=None)

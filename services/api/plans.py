@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from sqlalchemy.orm import Session
 
+from designrl.job_plan import JobItem, TaskRun, expand_job, seeded_items
 from designrl.policies import PREDICTIONS_PREFIX
 from designrl.store.jobs import EpisodePlan
 from designrl.store.models import ApiKey
@@ -32,28 +33,22 @@ class PlanError(ValueError):
 
 def job_plans(body: BenchmarkJobRequest | RolloutJobRequest,
               datasets: Mapping[str, str]) -> list[EpisodePlan]:
-    """The episodes a request asks for, in a stable order: task, item, then policy (or the
+    """The episodes a request asks for (``expand_job``: task, item, then policy, or the
     group's samples). ``item_key`` is the seed or the item id; ``source`` the dataset name."""
     path = registered_path(body.dataset, datasets)
-    plans = []
-    group = 0
+    rollout = isinstance(body, RolloutJobRequest)
+    runs = []
     for task_id in body.tasks:
-        task = TASKS[task_id]
-        family = FAMILIES[task.family]
-        profile = body.profile if family.multi_turn else None  # layout's env profiles
-        source = body.dataset if task.reads_path else None
-        for key, seed in task_items(body, task_id, path if source else None):
-            common = {"family": task.family, "task_id": task_id, "item_key": key, "seed": seed,
-                      "profile": profile, "source": source}
-            if isinstance(body, BenchmarkJobRequest):
-                plans += [EpisodePlan(**common, policy=p) for p in body.policies
-                          if runs_policy(family, p)]
-            else:
-                plans += [EpisodePlan(**common, policy=body.policy, group=group,
-                                      policy_version=body.policy_version)
-                          for _ in range(body.group_size)]
-                group += 1
-    return plans
+        family = FAMILIES[TASKS[task_id].family]
+        source = body.dataset if TASKS[task_id].reads_path else None
+        policies = [body.policy] if rollout else \
+            [p for p in body.policies if runs_policy(family, p)]
+        runs.append(TaskRun(task_id, task_items(body, task_id, path if source else None),
+                            policies, source))
+    if rollout:
+        return expand_job(runs, profiles=[body.profile], group_size=body.group_size,
+                          policy_version=body.policy_version)
+    return expand_job(runs, profiles=[body.profile])
 
 
 def registered_path(dataset: str | None, datasets: Mapping[str, str]) -> str | None:
@@ -66,13 +61,13 @@ def registered_path(dataset: str | None, datasets: Mapping[str, str]) -> str | N
 
 
 def task_items(body: BenchmarkJobRequest | RolloutJobRequest, task_id: str,
-               path: str | None) -> list[tuple[str, int | None]]:
-    """(item key, seed) of each item the request runs of the task."""
+               path: str | None) -> list[JobItem]:
+    """The items the request runs of the task."""
     if TASKS[task_id].seeded:
-        return [(str(seed), seed) for seed in body.seeds or ()]
+        return seeded_items(body.seeds or ())
     dataset = body.dataset if path is not None else None
-    return [(item_id, None) for item_id in dataset_items(task_id, path, dataset,
-                                                         body.items, body.item_range)]
+    return [JobItem(item_id) for item_id in dataset_items(task_id, path, dataset,
+                                                          body.items, body.item_range)]
 
 
 def dataset_items(task_id: str, path: str | None, dataset: str | None,

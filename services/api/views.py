@@ -7,10 +7,10 @@ from urllib.parse import quote
 from sqlalchemy.orm import object_session
 
 from designrl.learner.sample_picture import can_replay
+from designrl.rollout.replay import episode_brief
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
 from designrl.tasks import FAMILIES
-from services.api.frames import episode_brief
 from services.api.schemas import EpisodeDetail, EpisodeOut, StepOut
 
 _OWN_FIELDS = ("images", "links")

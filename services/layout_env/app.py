@@ -61,10 +61,12 @@ from fastapi import FastAPI
 from designrl.tasks.layout import env as layout_env
 from designrl.tasks.layout.actions import ACTION_TYPES, action_json_schema
 from designrl.tasks.layout.env import LayoutEnv, LayoutObservation, LayoutState
+from designrl.tasks.layout.metrics import use_native
 from services.body_limit import BodyLimit
 from services.docs_pages import add_docs
 from services.layout_env.protocol import EnvProtocol, ServedEnv
 from services.layout_env.routes import add_routes
+from services.layout_env.settings import LayoutEnvSettings
 from services.layout_env.wire import EnvironmentMetadata, dumps
 
 __all__ = ["MAX_MESSAGE_BYTES", "create_app", "dumps", "layout_served_env", "main"]
@@ -105,7 +107,7 @@ def layout_served_env(profile: str, max_sessions: int) -> ServedEnv:
 
 def create_app(profile: str = "default", max_sessions: int = 128,
                max_message_bytes: int = MAX_MESSAGE_BYTES,
-               idle_timeout_s: float | None = None) -> FastAPI:
+               idle_timeout_s: float | None = None, pure_python: bool = False) -> FastAPI:
     """The layout env served OpenEnv-style.
 
     Args:
@@ -113,7 +115,11 @@ def create_app(profile: str = "default", max_sessions: int = 128,
         max_sessions: WebSocket sessions open at once; one more gets ``CAPACITY_REACHED``.
         max_message_bytes: largest WS frame or HTTP body accepted.
         idle_timeout_s: close a WS session that sends nothing for this long (``None``: never).
+        pure_python: score layouts without the C extension (this process: the setting
+            ``pure_python`` the API and the workers follow too).
     """
+    if pure_python:
+        use_native(False)
     LayoutEnv(profile=profile)  # fail now, not at the first request, on a bad profile
     if max_sessions < 1:
         raise ValueError("max_sessions must be at least 1")
@@ -153,7 +159,7 @@ def __getattr__(name: str) -> Any:
     """``app``, built on first use, so ``uvicorn services.layout_env.app:app`` (and the
     manifest's ``app:``) work without building an app at import time."""
     if name == "app":
-        globals()["app"] = create_app()
+        globals()["app"] = create_app(pure_python=LayoutEnvSettings().pure_python)
         return globals()["app"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -171,8 +177,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--idle-timeout", type=float, default=None,
                         help="close WS sessions idle this many seconds (default: never)")
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--pure-python", action=argparse.BooleanOptionalAction,
+                        default=LayoutEnvSettings().pure_python,
+                        help="score layouts without the C extension (default: "
+                             "$DESIGNRL_PURE_PYTHON, else no)")
     args = parser.parse_args(argv)
-    app = create_app(args.profile, args.max_sessions, args.max_message_bytes, args.idle_timeout)
+    app = create_app(args.profile, args.max_sessions, args.max_message_bytes, args.idle_timeout,
+                     pure_python=args.pure_python)
     # Frames past the app's own limit get a readable error; uvicorn drops absurd ones (1009).
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=max(1 << 20, 4 * args.max_message_bytes))

@@ -20,9 +20,9 @@ from designrl.inference.vllm_server import AdapterRegistry, VLLMConfig, VLLMServ
 from designrl.policies.layout_random import random_action
 from designrl.policies.llm.layout_policy import LLMLayoutPolicy
 from designrl.rollout.layout_episode import run_episode
-from designrl.stack import free_port
 from designrl.tasks.layout.env import LayoutEnv
 from designrl.tasks.layout.prompt import layout_messages
+from services.stack import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -378,3 +378,24 @@ def test_openenv_runtime_validator_passes(server_url):
     report = validation.validate_running_environment(server_url)
     assert report["passed"], [c for c in report["criteria"] if not c["passed"]]
     assert report["mode"] == "simulation"
+
+
+def test_the_server_follows_the_pure_python_setting():
+    # As the API and the workers do: DESIGNRL_PURE_PYTHON (or --pure-python) scores layouts
+    # without the C extension, for the app uvicorn loads by name and for main's.
+    code = ("from services.layout_env.app import app; "
+            "from designrl.tasks.layout import metrics; "
+            "print(metrics.native_available(), metrics.native_active())")
+    for value, active in (("1", "False"), ("0", None)):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "DESIGNRL_PURE_PYTHON": value}, check=True,
+                             cwd=Path(__file__).resolve().parents[2], timeout=60)
+        available, now = out.stdout.split()
+        assert now == (active or available)
+    from designrl.tasks.layout import metrics
+
+    try:
+        create_app(pure_python=True)
+        assert not metrics.native_active()
+    finally:
+        metrics.use_native(True)

@@ -15,7 +15,6 @@ only hides its own text from the reward: ink it does not lose is not counted.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass
 
@@ -86,17 +85,16 @@ async def capture_page(pool, html: str, viewport: tuple[int, int] | None = None)
 async def _capture_once(pool, html: str, viewport: tuple[int, int] | None) -> PageCapture:
     session = pool.page(html, viewport)
     try:
-        async with session as page:
+        async with session:
             try:
-                await asyncio.wait_for(page.evaluate(EAGER_IMAGES_JS, EAGER_WAIT_MS),
-                                       pool.timeout_s)
+                await session.evaluate(EAGER_IMAGES_JS, EAGER_WAIT_MS)
             except Exception as exc:  # noqa: BLE001 - the capture below says what broke
                 log.debug("eager images failed: %r", exc)
             render = await session.snapshot()
             if not render.ok:
                 return PageCapture(render)
             try:
-                await asyncio.wait_for(page.evaluate(HIDE_TEXT_JS, HIDE_TEXT_CSS), pool.timeout_s)
+                await session.evaluate(HIDE_TEXT_JS, HIDE_TEXT_CSS)
             except Exception as exc:  # noqa: BLE001 - the page broke: a failed render
                 log.debug("text capture failed: %r", exc)
                 return PageCapture(_failed(render, "render_failed: text capture"))

@@ -21,9 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from designrl.render.isolated import IsolatedWorld, ScriptFailed
+from designrl.render.isolated import ScriptFailed
+
+if TYPE_CHECKING:
+    from designrl.render.session import PageSession
 
 AXE_PACKAGE = "axe_playwright_python"
 AXE_OPTIONS = {"rules": {"target-size": {"enabled": True}}, "resultTypes": ["violations"]}
@@ -78,16 +81,15 @@ def score_axe(violations: Sequence[AxeViolation]) -> tuple[float, dict]:
     }
 
 
-async def run_axe(world: IsolatedWorld) -> list[AxeViolation]:
-    """Load axe into the isolated ``world`` (once) and run it on the document.
+async def run_axe(session: PageSession) -> list[AxeViolation]:
+    """Load axe into the session's measuring world (once) and run it on the document.
 
-    Raises (``ScriptFailed``, CDP errors) when axe cannot run; the caller records that
-    and leaves the component out.
+    Raises (``ScriptFailed``, the session's ``TimeoutError``/``JobAborted``) when axe cannot
+    run; the caller records that and leaves the component out.
     """
-    if not await world.call("() => typeof axe !== 'undefined'"):
-        reply = await world.cdp.send("Runtime.evaluate", {
-            "expression": axe_source() + "\n;true", "contextId": world.context_id,
-            "returnByValue": True})
-        if "exceptionDetails" in reply:
-            raise ScriptFailed("axe-core failed to load in the page")
-    return parse_violations(await world.call(RUN_AXE_JS, AXE_OPTIONS))
+    if not await session.evaluate("() => typeof axe !== 'undefined'"):
+        try:
+            await session.add_script(axe_source())
+        except ScriptFailed as exc:
+            raise ScriptFailed("axe-core failed to load in the page") from exc
+    return parse_violations(await session.evaluate(RUN_AXE_JS, AXE_OPTIONS))

@@ -43,7 +43,6 @@ work (it ties with a page whose controls are all dead).
 from __future__ import annotations
 
 import asyncio
-import base64
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +53,7 @@ from designrl.render.dom import SETTLE_JS
 from designrl.render.events import error_text
 from designrl.render.png import decode_png
 from designrl.tasks.webpage.interaction_records import Interaction, Interactions
-from designrl.tasks.webpage.page_guard import POLL_S, PageHung, guarded, terminate_scripts
+from designrl.tasks.webpage.page_guard import POLL_S, PageHung, guarded
 from designrl.tasks.webpage.pixel_change import MASK_PAD, box_mask, changed_mask, count_changed
 from designrl.tasks.webpage.targets import (
     BACKGROUND_JS,
@@ -73,27 +72,25 @@ from designrl.tasks.webpage.targets import (
 )
 
 if TYPE_CHECKING:
-    from designrl.render.events import PageEvents
-    from designrl.render.isolated import IsolatedWorld
+    from designrl.render.session import PageSession
 
 PIXEL_MIN = 100
 
 
 class Interactor:
-    """Runs the checks on one loaded page (a Playwright ``page`` from ``pool.page``)."""
+    """Runs the checks on one loaded page (a page session from ``pool.page``), every call
+    through the session: bounded by ``action_timeout_s``, ended by a dialog flood or a
+    crash."""
 
-    def __init__(self, page, world: IsolatedWorld, events: PageEvents, *, budget: int = 6,
-                 action_timeout_s: float = 3.0, time_budget_s: float = 10.0,
-                 settle_s: float = 0.35, max_dialogs: int = 20, max_dom_nodes: int = 50_000
-                 ) -> None:
-        self.page = page
-        self.world = world
-        self.events = events
+    def __init__(self, session: PageSession, *, budget: int = 6, action_timeout_s: float = 3.0,
+                 time_budget_s: float = 10.0, settle_s: float = 0.35,
+                 max_dom_nodes: int = 50_000) -> None:
+        self.session = session
+        self.events = session.events
         self.budget = budget
         self.action_timeout_s = action_timeout_s
         self.time_budget_s = time_budget_s
         self.settle_s = settle_s
-        self.max_dialogs = max_dialogs
         self.max_dom_nodes = max_dom_nodes
         self.idle_mutations = 0
         self.idle_rate = 0.0
@@ -102,19 +99,22 @@ class Interactor:
         self.idle_scroll = (0.0, 0.0)
         self.restless = False
 
-    # Guarded calls: every call into the page is bounded and watched for dialog floods.
-
-    async def _bounded(self, coro, timeout: float | None = None):
-        return await guarded(coro, timeout or self.action_timeout_s, self.events,
-                             self.max_dialogs)
+    # Guarded calls: every call into the page is bounded and ends on a dialog flood.
 
     async def _call(self, js: str, arg: Any = None):
-        return await self._bounded(self.world.call(js, arg))
+        return await guarded(self.session.evaluate(js, arg, timeout_s=self.action_timeout_s))
 
     async def _screenshot(self) -> np.ndarray:
-        reply = await self._bounded(self.world.cdp.send(
-            "Page.captureScreenshot", {"format": "png", "optimizeForSpeed": True}))
-        return decode_png(base64.b64decode(reply["data"]))
+        return decode_png(await guarded(self.session.screenshot(
+            timeout_s=self.action_timeout_s)))
+
+    async def _move(self, point: dict) -> None:
+        await guarded(self.session.move(point["x"], point["y"],
+                                        timeout_s=self.action_timeout_s))
+
+    async def _mouse_click(self, point: dict) -> None:
+        await guarded(self.session.click(point["x"], point["y"],
+                                         timeout_s=self.action_timeout_s))
 
     async def _settle(self) -> None:
         await self._call(SETTLE_JS)
@@ -171,7 +171,7 @@ class Interactor:
         return out
 
     async def _terminate(self) -> None:
-        await terminate_scripts(self.world.cdp)
+        await self.session.stop_scripts()
 
     async def _idle_baseline(self) -> None:
         await self._settle()
@@ -196,7 +196,7 @@ class Interactor:
             return
         masks = [point["box"]]
         if kind != "form" and point.get("inside"):
-            await self._bounded(self.page.mouse.move(point["x"], point["y"]))
+            await self._move(point)
         await self._settle()
         if self.restless:  # what ticks on its own, seen from where this target is
             state = await self._state()
@@ -287,12 +287,12 @@ class Interactor:
                      else await self._call(BACKGROUND_JS))
             if not point or point.get("gone") or (ref is not None and not point.get("inside")):
                 return None
-            await self._bounded(self.page.mouse.move(point["x"], point["y"]))
+            await self._move(point)
             await self._settle()
             before_state = await self._state()
             before = await self._screenshot()
             dialogs = self.events.dialogs
-            await self._bounded(self.page.mouse.click(point["x"], point["y"]))
+            await self._mouse_click(point)
             await asyncio.sleep(self.settle_s)
             state = await self._state()
             scrolled = (state["sx"], state["sy"]) != (before_state["sx"], before_state["sy"])
@@ -311,7 +311,7 @@ class Interactor:
 
     async def _click(self, ref: int, point: dict) -> None:
         if point.get("inside"):
-            await self._bounded(self.page.mouse.click(point["x"], point["y"]))
+            await self._mouse_click(point)
         else:  # off-screen or covered everywhere: what a keyboard user's activation does
             await self._call(CLICK_JS, {"ref": ref})
 
@@ -320,7 +320,8 @@ class Interactor:
         typed = plan.get("typed", [])
         for entry in typed:
             await self._call(FOCUS_JS, {"ref": entry["ref"]})
-            await self._bounded(self.page.keyboard.type(str(entry["value"])))
+            await guarded(self.session.type(str(entry["value"]),
+                                            timeout_s=self.action_timeout_s))
         masks = list(plan.get("boxes", []))
         submit = plan.get("submit")
         if kind == "form" and submit is not None:
@@ -331,7 +332,7 @@ class Interactor:
                 return masks
         if typed:
             await self._call(FOCUS_JS, {"ref": typed[-1]["ref"]})
-            await self._bounded(self.page.keyboard.press("Enter"))
+            await guarded(self.session.press("Enter", timeout_s=self.action_timeout_s))
         elif kind == "form":
             await self._call(SUBMIT_JS, {"ref": ref})
         return masks

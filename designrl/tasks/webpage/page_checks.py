@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from designrl.render.isolated import IsolatedWorld
 from designrl.render.png import decode_png
-from designrl.render.session import RenderError
+from designrl.render.session import PageSession, RenderError
 from designrl.render.types import InfrastructureError, RenderResult
 from designrl.tasks.webpage.axe import AxeViolation, run_axe
 from designrl.tasks.webpage.content import (
@@ -30,7 +29,7 @@ from designrl.tasks.webpage.facts import (
 )
 from designrl.tasks.webpage.interact import Interactor
 from designrl.tasks.webpage.interaction_records import Interactions
-from designrl.tasks.webpage.page_guard import PageHung, guarded, terminate_scripts
+from designrl.tasks.webpage.page_guard import PageHung, guarded
 
 
 @dataclass(frozen=True)
@@ -72,8 +71,8 @@ async def run_page(pool, html: str, checks: PageChecks) -> PageRun:
     began = time.monotonic()
     session = pool.page(html)
     try:
-        async with session as page:
-            await _inspect(pool, session, page, run, checks)
+        async with session:
+            await _inspect(pool, session, run, checks)
     except RenderError as exc:
         run.render = exc.result
     except PageHung as exc:
@@ -87,7 +86,7 @@ async def run_page(pool, html: str, checks: PageChecks) -> PageRun:
     return run
 
 
-async def _inspect(pool, session, page, run: PageRun, checks: PageChecks) -> None:
+async def _inspect(pool, session: PageSession, run: PageRun, checks: PageChecks) -> None:
     t0 = time.monotonic()
     render = run.render = await session.snapshot()
     run.seconds["render"] = round(time.monotonic() - t0, 3)
@@ -95,41 +94,32 @@ async def _inspect(pool, session, page, run: PageRun, checks: PageChecks) -> Non
         return
     run.load_errors = list(render.page_errors)
     run.image = await asyncio.to_thread(decode_png, render.png)
-    max_dialogs = getattr(pool, "max_dialogs", 20)
-    cdp = await page.context.new_cdp_session(page)
+    t0 = time.monotonic()
+    limit = checks.static_timeout_s
+
+    async def probe(call, parse=lambda raw: raw):
+        """One static probe under the page's guards: (result, None) or (None, why); a page
+        that hung has its scripts stopped so the next probe can run."""
+        try:
+            return parse(await guarded(call)), None
+        except Exception as exc:
+            if isinstance(exc, PageHung):
+                await session.stop_scripts()
+            return None, f"{type(exc).__name__}: {str(exc)[:200]}"
+
+    run.facts, run.facts_error = await probe(session.evaluate(LAYOUT_FACTS_JS, {
+        "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}, timeout_s=limit),
+        parse_layout_facts)
+    run.violations, run.axe_error = await probe(session.run(run_axe(session), limit))
+    run.content, run.content_error = await probe(
+        session.evaluate(PAGE_CONTENT_JS, content_args(), timeout_s=limit), parse_page_content)
+    run.seconds["static"] = round(time.monotonic() - t0, 3)
+    t0 = time.monotonic()
+    interactor = Interactor(
+        session, budget=checks.interaction_budget, action_timeout_s=checks.action_timeout_s,
+        time_budget_s=checks.interaction_time_s, settle_s=checks.settle_s,
+        max_dom_nodes=pool.limits.max_dom_nodes)
     try:
-        world = await IsolatedWorld.create(cdp)
-        t0 = time.monotonic()
-
-        async def probe(awaitable, parse=lambda raw: raw):
-            """One static probe under the page's guards: (result, None) or (None, why);
-            a page that hung has its scripts stopped so the next probe can run."""
-            try:
-                return parse(await guarded(awaitable, checks.static_timeout_s,
-                                           session.events, max_dialogs)), None
-            except Exception as exc:
-                if isinstance(exc, PageHung):
-                    await terminate_scripts(cdp)
-                return None, f"{type(exc).__name__}: {str(exc)[:200]}"
-
-        run.facts, run.facts_error = await probe(world.call(LAYOUT_FACTS_JS, {
-            "maxUnits": MAX_UNITS, "maxRects": MAX_RECTS_PER_NODE}), parse_layout_facts)
-        run.violations, run.axe_error = await probe(run_axe(world))
-        run.content, run.content_error = await probe(
-            world.call(PAGE_CONTENT_JS, content_args()), parse_page_content)
-        run.seconds["static"] = round(time.monotonic() - t0, 3)
-        t0 = time.monotonic()
-        interactor = Interactor(
-            page, world, session.events, budget=checks.interaction_budget,
-            action_timeout_s=checks.action_timeout_s, time_budget_s=checks.interaction_time_s,
-            settle_s=checks.settle_s, max_dialogs=max_dialogs,
-            max_dom_nodes=pool.limits.max_dom_nodes)
-        try:
-            run.interactions = await interactor.run()
-        finally:
-            run.seconds["interactions"] = round(time.monotonic() - t0, 3)
+        run.interactions = await interactor.run()
     finally:
-        try:
-            await asyncio.wait_for(cdp.detach(), 1.0)
-        except Exception:  # the page may be gone already
-            pass
+        run.seconds["interactions"] = round(time.monotonic() - t0, 3)

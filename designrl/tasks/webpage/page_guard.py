@@ -1,18 +1,20 @@
-"""Guards on calls into an untrusted page: a time cap, a dialog flood or a crash ends the
-call with ``PageHung`` (the caller leaves the page, and the pool recycles it), and
-``terminate_scripts`` stops a script spinning in it."""
+"""Guards on calls into an untrusted page: a call the page does not answer in time, or one
+it ends with a dialog flood or a crash, raises ``PageHung`` (the caller leaves the page,
+and the pool recycles it). The page session's calls enforce the limits (each runs under
+the job's deadline); this names the outcome the way the webpage reward records it."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, TypeVar
+
+from designrl.render.job_deadline import JobAborted
 
 if TYPE_CHECKING:
-    from designrl.render.events import PageEvents
     from designrl.tasks.webpage.interaction_records import Interactions
 
-POLL_S = 0.05
+POLL_S = 0.05  # how often a wait for the page's response looks again
+T = TypeVar("T")
 
 
 class PageHung(Exception):
@@ -24,30 +26,12 @@ class PageHung(Exception):
         self.interactions = interactions
 
 
-async def guarded(coro, timeout_s: float, events: PageEvents, max_dialogs: int = 20):
-    """Await ``coro`` within ``timeout_s``, ending early when the page floods dialogs or
-    crashes; ``PageHung`` says which. The coroutine is cancelled when it does not finish."""
-    task = asyncio.ensure_future(coro)
-    deadline = time.monotonic() + timeout_s
+async def guarded(call: Awaitable[T]) -> T:
+    """Await a page session's call; ``PageHung`` names why the page did not answer:
+    ``timeout``, or what ended its job (``too_many_dialogs``, ``page_crashed``)."""
     try:
-        while not task.done():
-            if events.dialogs > max_dialogs:
-                raise PageHung("too_many_dialogs")
-            if events.crashed:
-                raise PageHung("page_crashed")
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise PageHung("timeout")
-            await asyncio.wait({task}, timeout=min(POLL_S, left))
-        return task.result()
-    finally:
-        if not task.done():
-            task.cancel()
-
-
-async def terminate_scripts(cdp) -> None:
-    """Stop whatever script is spinning in the page, so it can be closed promptly."""
-    try:
-        await asyncio.wait_for(cdp.send("Runtime.terminateExecution"), 1.0)
-    except Exception:  # the page may be gone or stuck in a dialog: closing handles it
-        pass
+        return await call
+    except JobAborted as exc:
+        raise PageHung(str(exc)) from exc
+    except TimeoutError as exc:
+        raise PageHung("timeout") from exc

@@ -10,10 +10,10 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, Response, st
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
+from designrl.rollout.replay import NoImage, episode_svg
 from designrl.store.artifacts import artifact_names, read_artifact
 from designrl.store.models import FINISHED, ApiKey, Episode
 from services.api.deps import KeyDep, SessionDep, visible_job
-from services.api.frames import NoImage, episode_svg
 from services.api.quotas import hold_stream, holding
 from services.api.schemas import EpisodeDetail
 from services.api.streams import episode_events, live_steps
