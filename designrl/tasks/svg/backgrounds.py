@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from designrl.tasks.svg.colour_names import ColorSpec, color_spec
-from designrl.tasks.svg.words import SHADES
+from designrl.tasks.svg.words import SHADES, WORDS_COLOR
 
 
 def background_colors(lower: str, colors, spans: list[tuple[int, int]]) -> list[ColorSpec]:
@@ -56,8 +56,13 @@ def owned_background(lower: str, where: re.Match) -> bool:
     ("the icon background", "the screen should have a grey background", "the background of
     the chart") or it is a shape ("the background should be a light blue circle")."""
     before, after = lower[:where.start()], lower[where.end():]
-    if re.search(rf"\b(?:{_SHAPE_NOUNS}|round|rounded|circular|oval|square)\s+$", before):
-        return True  # "a rounded square background": a shape's, drawn on the canvas
+    if re.search(rf"\b(?:{_SHAPE_NOUNS}|round|rounded|circular|oval|square)\s+"
+                 rf"(?:{WORDS_COLOR}\s+)?$", before):
+        return True  # "a rounded square background", "a round mint-green background": a
+        # shape's, drawn on the canvas
+    if re.search(rf"\b(?:characters|letters|lettering|digits|numbers|numerals|text|words?|"
+                 rf"qq\d+qq)\b.* on (?:a |an )?(?:{WORDS_COLOR}\s+)?$", before):
+        return True  # "'$1.50' in green characters on a black background": the text's
     for pattern in _OWNERS:
         found = re.search(pattern, before)
         if found and found.group(1) not in _NOT_OWNERS and color_spec(found.group(1)) is None:

@@ -1,6 +1,7 @@
-"""Readings the blind set v10 found missing: colours named as people name them (the xkcd
-survey), text set along a path or placed by its first ``<tspan>``, a background given as a
-heading, and a background inside a part (rough raster, no browser)."""
+"""Readings the blind sets v10 and v11 found missing: colours named as people name them (the
+xkcd survey), text set along a path or placed by its first ``<tspan>``, a background given
+as a heading, and backgrounds that are a part's (inside a border, a round coloured one,
+behind a text) (rough raster, no browser)."""
 
 from __future__ import annotations
 
@@ -67,3 +68,11 @@ def test_a_background_inside_a_part_is_not_the_canvas():
     badge = '<circle cx="150" cy="150" r="140" fill="#2f5d3a"/><circle cx="150" cy="150" ' \
             'r="112" fill="#bfe3f5"/>'
     assert _verdict(badge, inside) != "fail"
+
+
+def test_a_round_coloured_background_or_one_behind_text_is_not_the_canvas():
+    for sentence in ("Behind the soap there is a round mint-green background.",
+                     "A small display shows '$1.50' in green characters on a black background."):
+        assert not any(isinstance(a, Background) for a in read_requirement(sentence).atoms)
+    assert Background(color_spec("white")) in read_requirement(
+        "A red heart on a white background.").atoms  # the drawing's subject: the canvas
