@@ -53,6 +53,10 @@ PLENTY = 0.05
 (a gold read as yellow, an off-white as cream): the colour's strict absence is then a doubt
 that leans the requirement down, not a failure. On blind sets, such failures were wrong
 about as often as right."""
+BACKDROP = 0.1
+"""A colour filling this share of the canvas inside its rim may be the background a
+sentence means: the field of a badge, a card, a phone's screen (three blind sets read
+such backgrounds as the canvas's)."""
 ELSEWHERE = 4 * SHOWN
 """A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
@@ -181,7 +185,12 @@ class Background:
         detail = f"{strict:.0%} of the rim strictly, {near:.0%} loosely"
         if strict >= 0.5:
             return True, detail
-        return (False if near < 0.15 else None), detail
+        if near >= 0.15:
+            return None, detail
+        inside = pixels.share(pixels.mask(self.color))
+        if inside >= BACKDROP:  # a badge's field, a card, a screen: perhaps the one meant
+            return None, detail + f", but it fills {inside:.0%} of the canvas inside"
+        return False, detail
 
     def describe(self) -> str:
         return f"background {self.color.text}"

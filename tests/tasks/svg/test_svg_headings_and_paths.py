@@ -76,3 +76,14 @@ def test_a_round_coloured_background_or_one_behind_text_is_not_the_canvas():
         assert not any(isinstance(a, Background) for a in read_requirement(sentence).atoms)
     assert Background(color_spec("white")) in read_requirement(
         "A red heart on a white background.").atoms  # the drawing's subject: the canvas
+
+
+def test_a_named_background_filling_a_part_inside_the_rim_is_a_doubt():
+    said = "The bird is drawn against a sky blue background."  # the canvas's, as read
+    assert any(isinstance(a, Background) for a in read_requirement(said).atoms)
+    field = '<circle cx="150" cy="150" r="140" fill="#2f5d3a"/><circle cx="150" cy="150" ' \
+            'r="112" fill="#87ceeb"/>'
+    speck = '<circle cx="150" cy="150" r="140" fill="#2f5d3a"/><circle cx="150" cy="150" ' \
+            'r="12" fill="#87ceeb"/>'
+    assert _verdict(field, said) == "unchecked"  # the badge's field may be the one meant
+    assert _verdict(speck, said) == "fail"
