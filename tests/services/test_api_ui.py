@@ -173,7 +173,9 @@ def test_a_worker_running_an_episode_is_followed_step_by_step(api):
         time.sleep(0.05)
 
     ran = []
-    worker = threading.Timer(0.2, lambda: ran.append(run_stored_episode(
+    # the stream must be open before the worker starts: under a loaded machine's delays a
+    # 0.2 s head start was not always enough (the stream began at 'running')
+    worker = threading.Timer(1.0, lambda: ran.append(run_stored_episode(
         api.sessions, episode_id, worker="test", on_step=slow_publish)))
     worker.start()
     seen = events(api.call("GET", f"/v1/episodes/{episode_id}/events").text)
