@@ -23,6 +23,7 @@ import numpy as np
 
 from designrl.tasks.svg.alike import Alike, SameSize
 from designrl.tasks.svg.colour_names import ColorSpec
+from designrl.tasks.svg.coverage import Covers
 from designrl.tasks.svg.marks import (
     Backing,
     Count,
@@ -40,6 +41,7 @@ from designrl.tasks.svg.pixels import ABSENT, SHOWN, WHOLE
 from designrl.tasks.svg.places import REGIONS
 from designrl.tasks.svg.pointing import Facing, Pointing
 from designrl.tasks.svg.predicates import Predicate, Scene, ink_mask
+from designrl.tasks.svg.stripes import Striped
 
 Verdict = bool | None
 
@@ -318,4 +320,5 @@ class Hint:
 
 Atom = (Exact | Lent | Hint | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
         | Proportion | PercentSum | NoText | Count | Relative | Area | Alike
-        | TextOrder | Pointing | Facing | SameSize)
+        | TextOrder | Pointing | Facing | SameSize | Striped
+        | Covers)

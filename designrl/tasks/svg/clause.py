@@ -38,10 +38,12 @@ from designrl.tasks.svg.counting import (
     shape_words,
     thing_counts,
 )
+from designrl.tasks.svg.coverage import cover_atoms
 from designrl.tasks.svg.marks import TextOrder
 from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
 from designrl.tasks.svg.pointing import pointing_atoms
 from designrl.tasks.svg.predicates import CanvasSize
+from designrl.tasks.svg.stripes import stripe_atoms
 from designrl.tasks.svg.texts import is_lettering, labelled_part, named_part, text_color, text_order
 from designrl.tasks.svg.words import ISH, ISH_RE, color_mentions, open_choice, rest_is_function
 
@@ -239,6 +241,8 @@ def _marks(c: _Clause) -> None:
     lower, objects = c.lower, c.objects
     c.atoms += color_pieces(lower, objects)
     c.atoms += shape_words(lower, objects)
+    c.atoms += stripe_atoms(lower, objects)  # their words stay unread: evidence, never a pass
+    c.atoms += cover_atoms(lower, objects)
     c.atoms += [Stroke(specs[0]) for (_, end), specs in objects if len(specs) == 1
                 and re.match(_LINE_AFTER, lower[end:])
                 and not c.texts]  # "a grey line shows the expression '1 + 2'": a line of text
