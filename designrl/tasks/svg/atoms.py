@@ -28,6 +28,7 @@ from designrl.tasks.svg.marks import (
     Backing,
     Count,
     Lettering,
+    NoGradient,
     NoText,
     PercentSum,
     Pieces,
@@ -319,6 +320,6 @@ class Hint:
 
 
 Atom = (Exact | Lent | Hint | Shown | Background | Backing | Text | Lettering | Pieces | Shaped | Stroke
-        | Proportion | PercentSum | NoText | Count | Relative | Area | Alike
+        | Proportion | PercentSum | NoText | NoGradient | Count | Relative | Area | Alike
         | TextOrder | Pointing | Facing | SameSize | Striped
         | Covers)

@@ -39,7 +39,7 @@ from designrl.tasks.svg.counting import (
     thing_counts,
 )
 from designrl.tasks.svg.coverage import cover_atoms
-from designrl.tasks.svg.marks import TextOrder
+from designrl.tasks.svg.marks import NoGradient, TextOrder
 from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
 from designrl.tasks.svg.pointing import pointing_atoms
 from designrl.tasks.svg.predicates import CanvasSize
@@ -54,6 +54,8 @@ NEGATION = re.compile(r"\b(?:not|no|never|without|nor|neither|avoid|avoids|excep
                        r"rather|other than|free of|lacks?|lacking|absent|none|n't)\b|n't\b")
 _NO_TEXT = re.compile(r"\b(?:no|without(?: any)?|not (?:contain|include|have|use|show) any|"
                       r"free of(?: any)?)\s+(?:text|words|letters|writing|labels|lettering)\b")
+_NO_GRADIENT = re.compile(r"\b(?:no|without(?: any)?|avoids?(?: any)?|free of(?: any)?|not use "
+                          r"(?:any )?)\s+(?:colou?r\s+)?gradients?\b|\bgradient-free\b")
 _RELATIONS = (("to the left of", "left_of"), ("to the right of", "right_of"),
               ("on top of", "above"), ("left of", "left_of"), ("right of", "right_of"),
               ("above", "above"), ("over", "above"), ("below", "below"), ("beneath", "below"),
@@ -134,10 +136,13 @@ def read_clause(clause: str, quotes: list[str], texty: set[int]) -> tuple[list[A
 def _whole_clause(lower: str) -> tuple[list[Atom], bool] | None:
     """Clauses read whole or not at all: "no text", hedges and negations (no plain
     necessity), percentages that must add up."""
+    excepted = re.search(r"\b(?:other than|except|besides|apart from|but|beyond)\b", lower)
     found = _NO_TEXT.search(lower)
-    if found and not re.search(r"\b(?:other than|except|besides|apart from|but|beyond)\b",
-                               lower):
+    if found and not excepted:
         return [NoText()], rest_is_function(lower, [found.span()])
+    found = _NO_GRADIENT.search(lower)
+    if found and not excepted:  # "flat colours with no gradients or shadows"
+        return [NoGradient()], rest_is_function(lower, [found.span()])
     if HEDGE.search(lower) or NEGATION.search(lower) or open_choice(lower):
         return [], False
     found = _PERCENT_SUM.search(lower)

@@ -319,6 +319,29 @@ class NoText:
         return "no text"
 
 
+GRADIENT_STEP = 24
+"""Stops this far apart on some channel (0-255) make a gradient a person sees."""
+
+
+@dataclass(frozen=True)
+class NoGradient:
+    """No visible shape is painted with a gradient whose stops differ visibly ("flat,
+    with no gradients"); patterns are not gradients."""
+
+    def check(self, scene: Scene) -> tuple[Verdict, str]:
+        shaded = [s for s in scene.facts.drawn if not s.patterned
+                  and any(_spread(paint) >= GRADIENT_STEP for paint in (s.fill, s.stroke))]
+        return not shaded, f"{len(shaded)} visible shapes painted with a gradient"
+
+    def describe(self) -> str:
+        return "no gradients"
+
+
+def _spread(paint: tuple) -> int:
+    return max((max(c[i] for c in paint) - min(c[i] for c in paint) for i in range(3)),
+               default=0) if len(paint) > 1 else 0
+
+
 @dataclass(frozen=True)
 class Count:
     """How many visible shapes of a kind (and colour): ``op`` is ``>=`` or ``==``. Too few

@@ -157,4 +157,29 @@ def text_order(lower: str, words: list[str], sequence: bool = False) -> TextOrde
     for phrase, axis, backwards in _BETWEEN:  # the relation must lead to the second quote
         if re.search(rf"\b{phrase}(?: (?!and\b)[a-z']+){{0,3}} $", between):
             return TextOrder(tuple(reversed(words)) if backwards else tuple(words), axis)
-    return None
+    return _on_paired_parts(lower, words, marks)
+
+
+_PAIRED = re.compile(r"\b(?P<pos>left|right|upper|lower|top|bottom)(?:-hand)? (?P<noun>[a-z]+)\b")
+_FIRST = {"left": ("x", True), "right": ("x", False), "upper": ("y", True), "top": ("y", True),
+          "lower": ("y", False), "bottom": ("y", False)}
+_OWN_SIDES = frozenset("""hand hands arm arms leg legs foot feet eye eyes ear ears wing wings paw
+paws shoulder cheek hip knee claw fin antenna horn side half corner edge part""".split())
+"""A figure's own left is the viewer's right when it faces us; sides and corners of the
+canvas are read as places (``places.text_regions``), not as parts."""
+
+
+def _on_paired_parts(lower: str, words: list[str], marks) -> TextOrder | None:
+    """Two texts on two like parts named by opposite places ("'WHITE' under the left face
+    and 'BLACK' under the right face", "the left door reads 'IN' and the right door
+    'OUT'"): each text lies the way its part does."""
+    parts = [m for m in _PAIRED.finditer(lower) if m.group("noun") not in _OWN_SIDES]
+    if len(parts) != 2 or parts[0].group("noun") != parts[1].group("noun"):
+        return None
+    (axis, first), (axis2, second) = (_FIRST[p.group("pos")] for p in parts)
+    if axis != axis2 or first == second:
+        return None
+    (p0, p1), (q0, q1) = (p.start() for p in parts), (m.start() for m in marks)
+    if not (p0 < q1 and p1 > q0):  # each place goes with its own text
+        return None
+    return TextOrder(tuple(words) if first else tuple(reversed(words)), axis)
