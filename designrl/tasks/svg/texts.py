@@ -99,12 +99,18 @@ def text_color(lower: str, objects) -> tuple[tuple[int, int], ColorSpec] | None:
     return None
 
 
+_PLACED_BY = re.compile(r"\b(?:above|below|under|beneath|over|beside|behind|near|next to|on|in|"
+                        r"inside|at|across|along|between|onto|into|from|of|by|to)\s+"
+                        r"(?:(?:the|a|an|its|their|each|every)\s+)?(?:[a-z]+\s+)?$")
+
+
 def labelled_part(lower: str, span: tuple[int, int]) -> bool:
     """Whether the colour at ``span`` is a labelled part's: within four words before the quote
     in one noun phrase ("a green button labelled 'Search'", "a green rounded 'Start' box"),
-    not the text's own ("grey placeholder text that says ...") nor another clause's."""
+    not the text's own ("grey placeholder text that says ...") nor another clause's, nor a
+    thing the labelled part is placed by ("a screen above the white pins reads ...")."""
     between = re.match(r"([a-z\- ]*?)\bqq\d+qq", lower[span[1]:])
-    if not between or len(between.group(1).split()) > 4:
+    if not between or len(between.group(1).split()) > 4 or _PLACED_BY.search(lower[:span[0]]):
         return False
     return not re.search(r"\b(?:should|must|will|would|is|are|be|been|has|have|can|could|may|"
                          r"might|text|letters|lettering|font|writing|placeholder)\b",

@@ -1,15 +1,16 @@
-"""Two readings v12 found missing once measured: "no gradients" checked on the paints of the
+"""Readings v12 found missing once measured: "no gradients" checked on the paints of the
 visible shapes, and two texts on two like parts named by opposite places ("'WHITE' under
-the left face and 'BLACK' under the right face") placed in that order (rough raster)."""
+the left face and 'BLACK' under the right face") placed in that order, and a colour that
+belongs to what a label is placed by, not to the label's part (rough raster)."""
 
 from __future__ import annotations
 
 from designrl.tasks.svg import score_svg
 from designrl.tasks.svg.facts import svg_facts
-from designrl.tasks.svg.marks import NoGradient, TextOrder
+from designrl.tasks.svg.marks import Backing, NoGradient, TextOrder
 from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.raster import rasterize
-from designrl.tasks.svg.reader import read_requirement
+from designrl.tasks.svg.reader import read_requirement, read_requirements
 
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 FLAT = "The style is flat, using solid colours with no gradients or shadows"
@@ -54,3 +55,11 @@ def test_texts_on_parts_named_left_and_right_are_in_that_order():
     assert TextOrder(("Yes", "No"), "y") in below.atoms
     hands = "The robot holds 'STOP' in its left hand and 'GO' in its right hand"
     assert not any(isinstance(a, TextOrder) for a in read_requirement(hands).atoms)
+
+
+def test_a_colour_lent_to_a_thing_the_label_is_placed_by_is_not_the_labels():
+    *_, screen = read_requirements(["Ten white pins stand at the far end",
+                                    "An overhead screen above the pins reads 'LANE 7'"])
+    assert not any(isinstance(getattr(a, "atom", a), Backing) for a in screen.atoms)  # lent
+    (button,) = read_requirements(["A green button labelled 'Search' sits on the right"])
+    assert any(isinstance(a, Backing) for a in button.atoms)
