@@ -244,3 +244,44 @@ def test_the_readme_links_the_measured_results():
     unknown = [s for s in sections if not any(h.startswith(s) for h in headings)]
     assert not unknown, unknown
 
+
+
+def _repository_map() -> tuple[list[str], str]:
+    """The paths the README's repository map names as entries (an indented entry is under
+    the last one at the margin), and the map's whole text."""
+    section = TEXT[TEXT.index("## Repository map"):]
+    block = section[section.index("```") + 3:]
+    block = block[block.index("\n") + 1:block.index("```")]
+    entries, top = [], ""
+    for line in block.splitlines():
+        if match := re.match(r"^(\S+)\s{2,}", line):
+            top = match.group(1)
+            entries.append(top)
+        elif match := re.match(r"^  (\S+/|\S+\.py)\s{2,}", line):
+            entries.append(top + match.group(1))
+    return entries, block
+
+
+def test_the_repository_map_matches_the_tree():
+    """Every entry of the map exists, every top-level folder is an entry, and every package
+    and module right under ``designrl/`` and ``services/`` is named in the map."""
+    entries, block = _repository_map()
+    assert len(entries) > 20
+    missing = [e for e in entries if not (ROOT / e).exists()]
+    assert not missing, f"the map names what is not in the tree: {missing}"
+    folders = {p.name + "/" for p in ROOT.iterdir()
+               if p.is_dir() and not p.name.startswith(".") and p.name not in ("out", "build")
+               and "egg-info" not in p.name and p.name != "__pycache__"}
+    assert folders <= {e.split("/")[0] + "/" for e in entries}, folders
+    named = set(re.findall(r"[\w/]+\.py|[\w/]+/", block))
+    unnamed = []
+    for package in ("designrl", "services"):
+        for path in sorted((ROOT / package).iterdir()):
+            if path.name.startswith(("_", ".")):
+                continue
+            if path.is_dir() and (path / "__init__.py").is_file():
+                if f"{path.name}/" not in named and f"{package}/{path.name}/" not in named:
+                    unnamed.append(f"{package}/{path.name}/")
+            elif path.suffix == ".py" and not any(n.endswith(path.name) for n in named):
+                unnamed.append(f"{package}/{path.name}")
+    assert not unnamed, f"the map leaves out: {unnamed}"

@@ -63,6 +63,19 @@ class Scored:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class FamilyScore:
+    """What a single-turn family's reward computes, before it becomes a ``Scored``: the
+    total in [0, 1], its named components, and ``error``, why the completion earned
+    nothing (``no_html_document``, ``blank_page``, ...; None: it was scored). Each family's
+    score (``HtmlScore``, ``SvgScore``, ``WebpageScore``) adds its own evidence and says in
+    ``scored()`` how it is recorded."""
+
+    total: float
+    components: dict[str, float] = field(default_factory=dict)
+    error: str | None = None
+
+
 class ItemScorer(Protocol):
     """What a family's reward offers on a started pool: scoring an episode's item, and a
     dataset row's reward column (``Family.column``) for TRL's reward functions (None: the

@@ -48,10 +48,9 @@ def check_redis(url: str) -> None:
 
 
 def check_database(url: str) -> None:
-    from sqlalchemy import text
     from sqlalchemy.engine import make_url
 
-    from designrl.store import make_engine
+    from designrl.store import make_engine, make_sessionmaker, ping
 
     if make_url(url).get_backend_name() == "sqlite":
         database = make_url(url).database
@@ -60,8 +59,8 @@ def check_database(url: str) -> None:
             raise StackError(f"the database's folder {Path(database).parent} does not exist")
     engine = make_engine(url)
     try:
-        with engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
+        with make_sessionmaker(engine)() as session:
+            ping(session)
     except Exception as exc:  # noqa: BLE001 - any failure means "unreachable"
         raise StackError(f"the database at {hide_password(url)} cannot be opened: "
                          f"{str(exc).splitlines()[0]}") from exc

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 SERVICES = Path(__file__).resolve().parents[2] / "services"
-QUERY = re.compile(rb"select\(|session\.(execute|scalars)")
+# The issue's grep, and a query run on a bare connection or written as SQL text.
+QUERY = re.compile(rb"select\(|(session|connection|conn)\.(execute|scalars)|\btext\(\"")
 
 
 def test_no_query_is_written_under_services():

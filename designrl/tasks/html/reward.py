@@ -55,7 +55,7 @@ from PIL import Image
 from designrl.render.runner import PoolRunner
 from designrl.render.types import RenderResult
 from designrl.tasks.batch import RewardFunction, component_rewards
-from designrl.tasks.family import Outcome, Scored
+from designrl.tasks.family import FamilyScore, Outcome, Scored
 from designrl.tasks.html.appearance import (
     PageView,
     appearance_scores,
@@ -85,10 +85,7 @@ BlockSource = Literal["dom", "design2code"]
 
 
 @dataclass
-class HtmlScore:
-    total: float
-    components: dict[str, float] = field(default_factory=dict)
-    error: str | None = None
+class HtmlScore(FamilyScore):
     reference_png: bytes | None = field(default=None, repr=False)
     candidate_png: bytes | None = field(default=None, repr=False)
 

@@ -56,7 +56,7 @@ import numpy as np
 from designrl.render.png import decode_png, encode_png
 from designrl.render.runner import PoolRunner
 from designrl.tasks.batch import RewardFunction, component_rewards
-from designrl.tasks.family import Outcome, Scored
+from designrl.tasks.family import FamilyScore, Outcome, Scored
 from designrl.tasks.svg.extract import extract_svg
 from designrl.tasks.svg.facts import SvgFacts, svg_facts
 from designrl.tasks.svg.judge import Judge, JudgeVerdict
@@ -112,10 +112,7 @@ class RequirementResult:
 
 
 @dataclass
-class SvgScore:
-    total: float
-    components: dict[str, float] = field(default_factory=dict)
-    error: str | None = None
+class SvgScore(FamilyScore):
     details: list[RequirementResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     judge_error: str | None = None

@@ -52,7 +52,7 @@ import numpy as np
 from designrl.render.runner import PoolRunner
 from designrl.render.types import RenderResult
 from designrl.tasks.batch import RewardFunction, component_rewards
-from designrl.tasks.family import Outcome, Scored
+from designrl.tasks.family import FamilyScore, Outcome, Scored
 from designrl.tasks.webpage.alignment import score_alignment
 from designrl.tasks.webpage.content import (
     PageContent,
@@ -80,11 +80,9 @@ HUNG_REASONS = frozenset({"timeout", "too_many_dialogs", "resource_exceeded", "p
 
 
 @dataclass
-class WebpageScore:
-    total: float
-    components: dict[str, float] = field(default_factory=dict)
-    error: str | None = None
-    """Why the page earned nothing (``no_html_document``, ``timeout``, ``blank_page`` ...)."""
+class WebpageScore(FamilyScore):
+    """``error``: why the page earned nothing (``no_html_document``, ``timeout``,
+    ``blank_page`` ...); ``details``: what the checks and the judge found."""
     details: dict[str, Any] = field(default_factory=dict)
     png: bytes | None = field(default=None, repr=False)  # the page as it first rendered
 
