@@ -9,13 +9,14 @@ import threading
 
 class TcpProxy:
     """Forwards ``host``:<port> to ``target``; ``cut()`` drops every connection and refuses
-    new ones until ``restore()``."""
+    new ones until ``restore()``, counting them in ``refused``."""
 
     def __init__(self, target: tuple[str, int], host: str = "127.0.0.1") -> None:
         self.target = target
         self.server = socket.create_server((host, 0))
         self.port = self.server.getsockname()[1]
         self.open = True
+        self.refused = 0
         self._connections: list[socket.socket] = []
         self._lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -27,6 +28,7 @@ class TcpProxy:
             except OSError:
                 return
             if not self.open:
+                self.refused += 1
                 client.close()
                 continue
             try:

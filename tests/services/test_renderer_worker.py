@@ -180,9 +180,16 @@ def test_a_database_outage_mid_job_is_retried_not_lost():
                         break
                 assert time.monotonic() < deadline, "no episode started"
                 time.sleep(0.05)
+            # hold the cut until a worker has come back to the database and been refused
+            # (a running episode under load may compute for longer than the 4 s)
             proxy.cut()
-            time.sleep(4.0)
+            cut_at = time.monotonic()
+            while time.monotonic() - cut_at < 4.0 or (
+                    proxy.refused == 0 and time.monotonic() - cut_at < 60):
+                time.sleep(0.1)
+            refused = proxy.refused
             proxy.restore()
+            assert refused > 0, "no worker touched the database during the cut"
             deadline = time.monotonic() + 180
             while True:
                 with direct() as session:
