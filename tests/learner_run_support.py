@@ -62,3 +62,18 @@ def write_adapter_store(store: Path, versions: int = 3) -> None:
         (store / f"policy-v{version}").mkdir(parents=True)
     (store / f"policy-v{versions + 1}.tmp").mkdir()  # being written: not a version
     (store / "notes.txt").write_text("not a version")
+
+
+def write_single_turn_samples(folder: Path, version: int,
+                              completions: list[tuple[str, str, str]]) -> None:
+    """``samples.jsonl`` rows of single-turn samples (task id, item key, completion) whose
+    episodes are not stored, written by ``designrl.learner.runs`` as the learner does."""
+    from designrl.learner.runs import append_samples, sample_rows
+    from designrl.rollout.groups import Sample, ScoredGroup
+
+    groups = [ScoredGroup(group_id=f"g{i}", job_id="j", task_id=task_id, item_key=key,
+                          policy=f"policy-v{version - 1}", policy_version=version - 1,
+                          samples=[Sample(episode_id=f"drawn-{i}", outcome="ok", reward=0.5,
+                                          completion=completion)])
+              for i, (task_id, key, completion) in enumerate(completions)]
+    append_samples(folder, sample_rows(version, groups, most=len(groups)))
