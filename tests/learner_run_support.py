@@ -77,3 +77,38 @@ def write_single_turn_samples(folder: Path, version: int,
                                           completion=completion)])
               for i, (task_id, key, completion) in enumerate(completions)]
     append_samples(folder, sample_rows(version, groups, most=len(groups)))
+
+
+DRAWN_RUN = "grpo-drawn"  # a run whose svg, html and webpage samples are drawn from text
+# a page over the render pool's DOM cap (50,000 elements): it fails in the browser
+HUGE_DOM = ("<!doctype html><html><body><script>for (let i = 0; i < 60000; i++) "
+            "document.body.appendChild(document.createElement('i'));</script></body></html>")
+
+
+def drawn_completions() -> list[tuple[str, str, str]]:
+    """(task id, item key, completion): an svg, an html page (fenced, as a model writes it)
+    and a webpage that draw, then a text with no SVG in it and a page that fails."""
+    from designrl.tasks import FAMILIES, find_item, load_items
+
+    webpage = load_items("webpage-prompts", limit=1)[0]
+    html = FAMILIES["html"].policies["reference"](find_item("gen-html", "1000001"), 0)
+    return [("gen-svg", "1000001",
+             FAMILIES["svg"].policies["expert"](find_item("gen-svg", "1000001"), 0)),
+            ("gen-html", "1000001", f"```html\n{html}\n```"),
+            ("webpage-prompts", webpage.id,
+             FAMILIES["webpage"].policies["template"](webpage, 0)),
+            ("gen-svg", "1000002", "I would draw a red circle on a blue square."),
+            ("gen-html", "1000002", HUGE_DOM)]
+
+
+def write_drawn_run(runs: Path) -> Path:
+    """``DRAWN_RUN`` under ``runs``: three updates of layout samples (not stored), then
+    ``drawn_completions`` at version 3; older than any other run (not the page's default)."""
+    import os
+
+    folder = runs / DRAWN_RUN
+    write_learner_run(folder, updates=3)
+    write_single_turn_samples(folder, 3, drawn_completions())
+    old = os.stat(folder / "curves.jsonl").st_mtime - 3600
+    os.utime(folder / "curves.jsonl", (old, old))
+    return folder

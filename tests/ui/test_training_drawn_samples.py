@@ -5,23 +5,17 @@ cannot be (no document in its text, a page that fails in the browser) says why."
 from __future__ import annotations
 
 import base64
-import os
 
 import numpy as np
 import pytest
-from learner_run_support import write_learner_run, write_single_turn_samples
+from learner_run_support import DRAWN_RUN as RUN
+from learner_run_support import drawn_completions
 from ui_support import images_loaded, screenshot
 
 from designrl.render.png import decode_png
-from designrl.tasks import FAMILIES, find_item, load_items
 from designrl.tasks.html.viewport import page_viewport
 
 pytestmark = pytest.mark.integration
-
-RUN = "grpo-drawn"
-HUGE_DOM = ("<!doctype html><html><body><script>for (let i = 0; i < 60000; i++) "
-            "document.body.appendChild(document.createElement('i'));</script></body></html>")
-
 
 # every drawn sample's picture as the page fetches it: [task id, content type, base64 bytes]
 FETCH_DRAWN = """async (path) => {
@@ -39,36 +33,13 @@ FETCH_DRAWN = """async (path) => {
 }"""
 
 
-def completions() -> list[tuple[str, str, str]]:
-    webpage = load_items("webpage-prompts", limit=1)[0]
-    html = FAMILIES["html"].policies["reference"](find_item("gen-html", "1000001"), 0)
-    return [("gen-svg", "1000001",
-             FAMILIES["svg"].policies["expert"](find_item("gen-svg", "1000001"), 0)),
-            ("gen-html", "1000001", f"```html\n{html}\n```"),
-            ("webpage-prompts", webpage.id,
-             FAMILIES["webpage"].policies["template"](webpage, 0)),
-            ("gen-svg", "1000002", "I would draw a red circle on a blue square."),
-            ("gen-html", "1000002", HUGE_DOM)]
-
-
-@pytest.fixture(scope="module")
-def drawn_run(ui_stack):
-    folder = ui_stack.learner_data / "runs" / RUN
-    write_learner_run(folder, updates=3)
-    rows = completions()
-    write_single_turn_samples(folder, 3, rows)
-    old = os.stat(folder / "curves.jsonl").st_mtime - 3600  # not the page's default run
-    os.utime(folder / "curves.jsonl", (old, old))
-    return rows
-
-
 def not_blank(png: bytes) -> float:
     """The share of pixels away from the page's white."""
     image = decode_png(png).astype(int)
     return float((np.abs(image - 255).sum(axis=2) > 30).mean())
 
 
-def test_svg_html_and_webpage_samples_show_their_render_or_why_not(page, drawn_run):
+def test_svg_html_and_webpage_samples_show_their_render_or_why_not(page, ui_stack):
     page.goto(f"/ui/training?run={RUN}")
     page.wait_for_selector("#training[data-state=loaded]")
     newest = page.locator(".version-samples[data-version='3']")
@@ -86,7 +57,7 @@ def test_svg_html_and_webpage_samples_show_their_render_or_why_not(page, drawn_r
 
     # the bytes the page shows: each drawn sample's picture, fetched as the page does (with
     # the key; the browser's cache answers); PNGs of the family's size, not blank
-    sizes = {"gen-svg": (512, 512), "gen-html": page_viewport(drawn_run[1][2]),
+    sizes = {"gen-svg": (512, 512), "gen-html": page_viewport(drawn_completions()[1][2]),
              "webpage-prompts": (1280, 800)}
     fetched = page.evaluate(FETCH_DRAWN, f"/v1/training/runs/{RUN}")
     assert [task for task, _, _ in fetched] == ["gen-svg", "gen-html", "webpage-prompts",
