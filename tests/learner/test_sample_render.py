@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from learner_run_support import HUGE_DOM
 
 from designrl.learner.runs import COMPLETION_CHARS, TEXT_CHARS, sample_rows
 from designrl.learner.sample_render import SamplePictures, can_draw, picture_problem
@@ -19,11 +20,6 @@ from designrl.tasks.html.viewport import page_viewport
 pytestmark = pytest.mark.integration
 
 POOL_PAGES = 2
-# a page over the pool's DOM cap (50,000 elements): it fails in the browser
-HUGE_DOM = ("<!doctype html><html><body><script>for (let i = 0; i < 60000; i++) "
-            "document.body.appendChild(document.createElement('i'));</script></body></html>")
-
-
 def model_sample(task_id: str, key: str, completion: str) -> dict:
     """A ``samples.jsonl`` row of a single-turn sample, as the learner writes it."""
     group = ScoredGroup(group_id="g", job_id="j", task_id=task_id, item_key=key, policy="p",
