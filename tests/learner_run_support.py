@@ -62,3 +62,53 @@ def write_adapter_store(store: Path, versions: int = 3) -> None:
         (store / f"policy-v{version}").mkdir(parents=True)
     (store / f"policy-v{versions + 1}.tmp").mkdir()  # being written: not a version
     (store / "notes.txt").write_text("not a version")
+
+
+def write_single_turn_samples(folder: Path, version: int,
+                              completions: list[tuple[str, str, str]]) -> None:
+    """``samples.jsonl`` rows of single-turn samples (task id, item key, completion) whose
+    episodes are not stored, written by ``designrl.learner.runs`` as the learner does."""
+    from designrl.learner.runs import append_samples, sample_rows
+    from designrl.rollout.groups import Sample, ScoredGroup
+
+    groups = [ScoredGroup(group_id=f"g{i}", job_id="j", task_id=task_id, item_key=key,
+                          policy=f"policy-v{version - 1}", policy_version=version - 1,
+                          samples=[Sample(episode_id=f"drawn-{i}", outcome="ok", reward=0.5,
+                                          completion=completion)])
+              for i, (task_id, key, completion) in enumerate(completions)]
+    append_samples(folder, sample_rows(version, groups, most=len(groups)))
+
+
+DRAWN_RUN = "grpo-drawn"  # a run whose svg, html and webpage samples are drawn from text
+# a page over the render pool's DOM cap (50,000 elements): it fails in the browser
+HUGE_DOM = ("<!doctype html><html><body><script>for (let i = 0; i < 60000; i++) "
+            "document.body.appendChild(document.createElement('i'));</script></body></html>")
+
+
+def drawn_completions() -> list[tuple[str, str, str]]:
+    """(task id, item key, completion): an svg, an html page (fenced, as a model writes it)
+    and a webpage that draw, then a text with no SVG in it and a page that fails."""
+    from designrl.tasks import FAMILIES, find_item, load_items
+
+    webpage = load_items("webpage-prompts", limit=1)[0]
+    html = FAMILIES["html"].policies["reference"](find_item("gen-html", "1000001"), 0)
+    return [("gen-svg", "1000001",
+             FAMILIES["svg"].policies["expert"](find_item("gen-svg", "1000001"), 0)),
+            ("gen-html", "1000001", f"```html\n{html}\n```"),
+            ("webpage-prompts", webpage.id,
+             FAMILIES["webpage"].policies["template"](webpage, 0)),
+            ("gen-svg", "1000002", "I would draw a red circle on a blue square."),
+            ("gen-html", "1000002", HUGE_DOM)]
+
+
+def write_drawn_run(runs: Path) -> Path:
+    """``DRAWN_RUN`` under ``runs``: three updates of layout samples (not stored), then
+    ``drawn_completions`` at version 3; older than any other run (not the page's default)."""
+    import os
+
+    folder = runs / DRAWN_RUN
+    write_learner_run(folder, updates=3)
+    write_single_turn_samples(folder, 3, drawn_completions())
+    old = os.stat(folder / "curves.jsonl").st_mtime - 3600
+    os.utime(folder / "curves.jsonl", (old, old))
+    return folder

@@ -24,6 +24,9 @@ SAMPLES_FILE = "samples.jsonl"
 SUMMARY_FILE = "summary.json"
 SAMPLES_PER_UPDATE = 4  # kept per update: enough for a gallery, small on disk
 TEXT_CHARS = 2000  # of each sample's text
+# A single-turn completion at least TEXT_CHARS long is kept whole up to this, as
+# ``completion``: what drawing its picture needs (``designrl.learner.sample_render``).
+COMPLETION_CHARS = 100_000
 _CHECKPOINT = re.compile(r"^checkpoint-(\d+)$")
 _VERSION = re.compile(r"^policy-v(\d+)$")  # not policy-vN.tmp: a version being written
 
@@ -110,7 +113,8 @@ def sample_rows(version: int, groups: list[Any], most: int = SAMPLES_PER_UPDATE)
     """Up to ``most`` samples of an update's groups (``ScoredGroup``s), one group's best and
     worst first so the gallery shows the spread a group's advantage came from. A
     multi-turn sample keeps its ``completions`` too, so its picture can be rebuilt where its
-    episode is not stored (``designrl train`` stores none)."""
+    episode is not stored (``designrl train`` stores none); a single-turn one whose text is
+    cut keeps its whole ``completion`` (up to ``COMPLETION_CHARS``), so it can be drawn."""
     picked = []
     for group in groups:
         scored = sorted(group.samples, key=lambda s: s.reward if s.reward is not None else -1e9)
@@ -123,7 +127,11 @@ def sample_rows(version: int, groups: list[Any], most: int = SAMPLES_PER_UPDATE)
                "sampled_by": s.policy_version, "reward": s.reward, "outcome": s.outcome,
                "text": sample_text(s)[:TEXT_CHARS]}
         completions = replay_completions(s)
-        rows.append(row if completions is None else row | {"completions": completions})
+        if completions is not None:
+            row["completions"] = completions
+        elif s.completion is not None and TEXT_CHARS <= len(s.completion) <= COMPLETION_CHARS:
+            row["completion"] = s.completion
+        rows.append(row)
     return rows
 
 

@@ -105,6 +105,9 @@ class Family:
     reference_viewport: Callable[[str], tuple[int, int]] | None = None
     extract: Callable[[str], str | None] | None = None  # completion -> its document, or None
     scorer: Callable[[Any], ItemScorer] | None = None  # started pool -> the family's scorer
+    # completion -> the page that shows its design and the viewport to screenshot it at
+    # (a training sample's picture); ValueError says why the completion holds none
+    picture_page: Callable[[str], tuple[str, tuple[int, int]]] | None = None
     # TRL: the batch reward functions (runner, components, **options) -> [total, *components]
     # (picklable ``designrl.tasks.batch.RewardFunction``s) and the dataset column they read
     batch_rewards: Callable[..., list[Callable[..., list]]] | None = None

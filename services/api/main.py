@@ -28,6 +28,8 @@ from redis import Redis
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from designrl.learner.sample_render import SamplePictures
+from designrl.rollout.browser import process_runner
 from designrl.rollout.groups import publish_group
 from designrl.rollout.reconcile import Lost, reconcile
 from designrl.rollout.workers import live_workers
@@ -89,6 +91,8 @@ def create_app(settings: ApiSettings | None = None, *,
                   description="Benchmark and rollout jobs for design-RL task families.",
                   docs_url=None, redoc_url=None)  # add_docs serves them offline
     app.state.settings = settings
+    # the Training page's svg, html and webpage samples: this process's pool, on first use
+    app.state.sample_pictures = SamplePictures(process_runner)
     _add_error_handlers(app)
     _add_middleware(app, settings)
     for router in (health.router, jobs.router, episodes.router, runs.router,

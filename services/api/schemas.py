@@ -216,7 +216,12 @@ class TrainingSample(BaseModel):
     reward: float | None = None
     outcome: str | None = None
     text: str = ""  # what the model wrote (cut at 2,000 characters)
-    picture: str | None = None  # its image under /v1 (stored, or replayed), or None
+    picture: str | None = None  # its image under /v1, or None
+    # stored: its episode's; replayed: a layout's completions replayed; drawn: its text
+    # drawn by the render pool (that picture may still be a placeholder with the reason in
+    # its X-Picture-Problem header, when the page fails in the browser)
+    picture_kind: Literal["stored", "replayed", "drawn"] | None = None
+    picture_problem: str | None = None  # why it has no picture, where its text says
     stored: bool = False  # its episode is in this API's store (GET /v1/episodes/{id})
 
 

@@ -7,6 +7,7 @@ from urllib.parse import quote
 from sqlalchemy.orm import object_session
 
 from designrl.learner.sample_picture import can_replay
+from designrl.learner.sample_render import can_draw, picture_problem
 from designrl.rollout.replay import episode_brief
 from designrl.store.artifacts import artifact_names
 from designrl.store.models import FINISHED, Episode, Step
@@ -52,18 +53,25 @@ def sample_pictures(samples: list[dict], families: dict[str, str],
     """Training samples with their picture: a stored episode's (a layout's final layout,
     another family's candidate render); else, for a layout sample that keeps its
     completions, its final layout replayed (``/v1/training/runs/{run}/samples/{i}.svg``);
-    else none. ``stored``: whether the Episode page can show it."""
+    for a single-turn family's, its text drawn (``.../samples/{i}/picture``), or why it
+    cannot be (``picture_problem``: no document in it, its text cut); else none.
+    ``stored``: whether the Episode page can show it."""
     out = []
+    base = f"/v1/training/runs/{quote(run, safe='')}/samples"
     for index, sample in enumerate(samples):
-        episode_id, picture = sample["episode_id"], None
+        episode_id, picture, kind, problem = sample["episode_id"], None, None, None
         family = FAMILIES.get(families.get(episode_id, ""))
         if family is not None and family.multi_turn:
-            picture = f"/v1/episodes/{episode_id}/images/after.svg"
+            picture, kind = f"/v1/episodes/{episode_id}/images/after.svg", "stored"
         elif "candidate" in images.get(episode_id, ()):
-            picture = f"/v1/episodes/{episode_id}/images/candidate.png"
+            picture, kind = f"/v1/episodes/{episode_id}/images/candidate.png", "stored"
         elif can_replay(sample):
-            picture = f"/v1/training/runs/{quote(run, safe='')}/samples/{index}.svg"
-        out.append(sample | {"picture": picture, "stored": episode_id in families})
+            picture, kind = f"{base}/{index}.svg", "replayed"
+        elif can_draw(sample):
+            problem = picture_problem(sample)
+            picture, kind = (None, None) if problem else (f"{base}/{index}/picture", "drawn")
+        out.append(sample | {"picture": picture, "picture_kind": kind,
+                             "picture_problem": problem, "stored": episode_id in families})
     return out
 
 

@@ -2,59 +2,29 @@
 model: layout episodes with the LLM policy through it, the same greedy actions as the
 in-process backend, and a LoRA adapter loaded at runtime and answered under its name; and
 serving the tiny model fine-tuned on svg answers: a rollout job of ``gen-svg`` groups whose
-scored groups the learner trains on from the Redis stream."""
+scored groups the learner trains on from the Redis stream. The tiny model's server is
+``server`` (tests/inference/conftest.py), shared with the other modules here."""
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
+from vllm_support import require_vllm, serve
 
 from designrl.inference.openai_backend import OpenAIBackend
 from designrl.inference.transformers_backend import TransformersBackend
-from designrl.inference.vllm_server import AdapterRegistry, VLLMConfig, VLLMServer, version_name
+from designrl.inference.vllm_server import AdapterRegistry, VLLMConfig, version_name
 from designrl.policies.layout_random import random_action
 from designrl.policies.llm.layout_policy import LLMLayoutPolicy
 from designrl.rollout.layout_episode import run_episode
 from designrl.tasks.layout.env import LayoutEnv
 from designrl.tasks.layout.prompt import layout_messages
-from services.stack import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-ROOT = Path(__file__).resolve().parents[2]
-VLLM_PYTHON = Path(os.environ.get("DESIGNRL_VLLM_PYTHON", ROOT / ".venv-vllm" / "bin" / "python"))
-
-
 # gen-svg train items whose expert answers are the shortest (about 210 tokens each)
 SVG_SEEDS = (85, 175, 179)
-
-
-def require_vllm() -> None:
-    if not VLLM_PYTHON.exists():
-        if os.environ.get("CI"):
-            raise AssertionError(f"{VLLM_PYTHON} is missing: `make setup` builds the vLLM venv")
-        pytest.skip(f"{VLLM_PYTHON} is missing (`make setup` builds it)")
-
-
-@contextmanager
-def serve(model: str, name: str, tmp_path_factory) -> Iterator[VLLMServer]:
-    log = tmp_path_factory.mktemp("vllm") / "server.log"
-    config = VLLMConfig(model=model, python=str(VLLM_PYTHON), port=free_port(),
-                        served_model_name=name)
-    with VLLMServer(config, log_path=log, base_env=os.environ) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def server(tiny_model, tmp_path_factory):
-    require_vllm()
-    with serve(tiny_model, "tiny", tmp_path_factory) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ import re
 import statistics
 import threading
 import time
+from urllib.parse import unquote
 
 import pytest
 from learner_run_support import (
@@ -17,6 +18,7 @@ from learner_run_support import (
     write_adapter_store,
     write_learner_run,
     write_samples,
+    write_single_turn_samples,
 )
 from sqlalchemy import select
 
@@ -335,3 +337,31 @@ def test_a_layout_sample_not_stored_here_shows_its_replayed_final_layout(api, tm
         assert missing.status_code == 404 and "no layout sample" in missing.json()["message"]
     assert api.call("GET", "/v1/training/runs/nope/samples/0.svg").status_code == 404
     assert api.call("GET", replayed["picture"], key=None).status_code == 401
+
+
+def test_an_svg_sample_not_stored_here_is_drawn_or_says_why(api, tmp_path):
+    settings = api.client.app.state.settings
+    settings.training_runs_dir = str(tmp_path / "runs")
+    write_learner_run(tmp_path / "runs" / "svg", updates=1)  # two layout samples, text only
+    write_single_turn_samples(tmp_path / "runs" / "svg", 2, [
+        ("gen-svg", "1000000", "<svg xmlns='http://www.w3.org/2000/svg'><rect"),
+        ("gen-svg", "1000001", "<svg xmlns='http://www.w3.org/2000/svg' width='9' "
+                               "height='9'><rect width='9' height='9' fill='red'/></svg>")])
+    samples = api.call("GET", "/v1/training/runs/svg").json()["samples"]
+    malformed, drawable = samples[2:]
+    assert malformed["picture"] is None and malformed["picture_kind"] is None
+    assert malformed["picture_problem"].startswith("no SVG to draw (")
+    assert drawable["picture"] == "/v1/training/runs/svg/samples/3/picture"
+    assert drawable["picture_kind"] == "drawn" and drawable["picture_problem"] is None
+    # asked anyway, the malformed one's picture is a placeholder saying why (no browser)
+    placeholder = api.call("GET", "/v1/training/runs/svg/samples/2/picture", key="viewer")
+    assert placeholder.status_code == 200
+    assert placeholder.headers["content-type"].startswith("image/svg+xml")
+    assert unquote(placeholder.headers["x-picture-problem"]) == malformed["picture_problem"]
+    assert "No picture: no SVG to draw" in placeholder.text
+    for index in (0, 4, -1):  # a layout sample, past the end, before the start
+        missing = api.call("GET", f"/v1/training/runs/svg/samples/{index}/picture")
+        assert missing.status_code == 404 and "no svg, html or webpage sample" in \
+            missing.json()["message"]
+    assert api.call("GET", "/v1/training/runs/nope/samples/3/picture").status_code == 404
+    assert api.call("GET", drawable["picture"], key=None).status_code == 401

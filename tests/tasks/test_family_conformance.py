@@ -69,6 +69,7 @@ def test_every_family_is_one_registry_record_with_tasks_and_policies():
         assert runnable_tasks(name), f"{name} has no task that runs without a user's file"
         if not family.multi_turn:  # the single-turn hooks are all there
             assert family.messages and family.extract and family.scorer and family.batch_rewards
+            assert family.picture_page  # a training sample's picture is drawn from its text
         for policy in family.policies:
             assert accepts_policy(family, policy)
         assert accepts_policy(family, "vllm:latest") and not accepts_policy(family, "nope")

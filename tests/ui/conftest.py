@@ -20,6 +20,7 @@ from db_support import postgres_schema
 from learner_run_support import (
     COMPLETIONS,
     write_adapter_store,
+    write_drawn_run,
     write_learner_run,
     write_samples,
 )
@@ -113,6 +114,7 @@ def ui_stack(tmp_path_factory) -> Iterator[UiStack]:
     write_learner_run(data / "runs" / "grpo-tiny", updates=8, summary=True)
     # one sample of version 5 is not stored but keeps its completions: its layout replays
     write_samples(data / "runs" / "grpo-tiny", [(5, "embedded-5")], COMPLETIONS)
+    write_drawn_run(data / "runs")  # svg, html and webpage samples drawn from their text
     write_adapter_store(data / "adapters")
     version_key = f"test-version-{uuid.uuid4().hex[:8]}"
     redis = Redis.from_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))

@@ -7,6 +7,7 @@ all four families (its component tables and gallery)."""
 from __future__ import annotations
 
 import pytest
+from learner_run_support import DRAWN_RUN
 from run_support import fill_run
 from ui_support import VIEWPORTS, screenshot
 
@@ -31,6 +32,9 @@ PAGES = {
                             "[data-family=webpage] .scroll:has(.gallery)", "#episodes .scroll"]),
     "training": ("#training[data-state=loaded]", ["#run", "#charts svg", ".samples figure",
                                                   "#evaluation .scroll", "#versions .scroll"]),
+    # svg, html and webpage samples drawn from their text, and two that say why they are not
+    "training-drawn": (".samples figure[data-picture=problem] + figure[data-picture=problem]",
+                       ["#run", ".samples figure[data-picture=drawn] img", ".no-render"]),
     "episode": ("#frames img", ["#before-after img", "#frames img", "#episode-steps .scroll"]),
     "episode-llm": ("#episode[data-state=loaded] .model-turns", ["#before-after img", ".turn pre",
                                                                 "#brief", "#episode-steps .scroll"]),
@@ -59,6 +63,8 @@ def open_loaded(page, ui_stack, name: str) -> None:
         page.goto(f"/ui/episode?id={ui_stack.llm_episode()['id']}")
     elif name.startswith("episode-"):
         page.goto(f"/ui/episode?id={ui_stack.family_episode(name.removeprefix('episode-'))['id']}")
+    elif name == "training-drawn":
+        page.goto(f"/ui/training?run={DRAWN_RUN}")
     elif name in RUNS:
         if name != "run":
             ui_stack.families_job()

@@ -62,6 +62,14 @@ def _viewport(html: str) -> tuple[int, int]:
     return page_viewport(html)
 
 
+def _picture_page(completion: str) -> tuple[str, tuple[int, int]]:
+    """The page at the width it declares (the reward draws a candidate at its reference's)."""
+    html = _extract(completion)
+    if html is None:
+        raise ValueError("no HTML document in the output (no <html> element)")
+    return html, _viewport(html)
+
+
 def _batch_rewards(runner=None, components=None, **options):
     from designrl.tasks.html.reward import get_html_rewards
     return get_html_rewards(runner, components=components, **options)
@@ -79,7 +87,7 @@ FAMILY = Family(
                 "ssim", "palette", "histogram", "layout", "structure", "block_match",
                 "design2code", "format", "validity", "clean"),
     messages=_messages, reference=lambda item: item.html, reference_viewport=_viewport,
-    extract=_extract, scorer=_scorer,
+    extract=_extract, scorer=_scorer, picture_page=_picture_page,
     batch_rewards=_batch_rewards, column="reference_html",
     column_value=lambda item: item.html,
 )

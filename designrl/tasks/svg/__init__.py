@@ -73,6 +73,17 @@ def _extract(completion: str) -> str | None:
     return extract_svg(completion).svg
 
 
+def _picture_page(completion: str) -> tuple[str, tuple[int, int]]:
+    """The SVG as the reward draws it: parsed safely, on its square page."""
+    from designrl.tasks.svg.page import PAGE_SIZE, svg_page
+    from designrl.tasks.svg.reward import prepare
+
+    prepared = prepare(completion)
+    if isinstance(prepared, tuple):
+        raise ValueError(f"no SVG to draw ({prepared[0]})")
+    return svg_page(prepared.markup, PAGE_SIZE), (PAGE_SIZE, PAGE_SIZE)
+
+
 def _batch_rewards(runner=None, components=None, **options):
     from designrl.tasks.svg.reward import get_svg_rewards
     return get_svg_rewards(runner, components=components, **options)
@@ -88,7 +99,7 @@ FAMILY = Family(
     policies={"expert": _expert, "random": _random},
     components=("requirements", "coverage", "judge", "non_blank", "format", "validity"),
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
-    scorer=lambda pool: SvgReward(pool),
+    scorer=lambda pool: SvgReward(pool), picture_page=_picture_page,
     batch_rewards=_batch_rewards, column="requirements",
     column_value=lambda item: list(item.requirements),
 )

@@ -43,6 +43,9 @@ __all__ = [
 ]
 
 
+PAGE_VIEWPORT = (1280, 800)  # the render pool's default, where the reward loads a page
+
+
 def _template(item, seed: int) -> str:
     from designrl.policies.webpage_template import build_page
     return build_page(item, seed)
@@ -51,6 +54,14 @@ def _template(item, seed: int) -> str:
 def _batch_rewards(runner=None, components=None, **options):
     from designrl.tasks.webpage.reward import get_webpage_rewards
     return get_webpage_rewards(runner, components=components, **options)
+
+
+def _picture_page(completion: str) -> tuple[str, tuple[int, int]]:
+    """The page's first screen, at the viewport the reward loads it in."""
+    html, _ = extract_page(completion)
+    if html is None:
+        raise ValueError("no page in the output (no HTML document)")
+    return html, PAGE_VIEWPORT
 
 
 def _plain(item, seed: int) -> str:
@@ -70,7 +81,7 @@ FAMILY = Family(
                 "request_terms"),
     messages=lambda item, screenshot: build_messages(item),
     extract=lambda completion: extract_page(completion)[0],
-    scorer=lambda pool: WebpageReward(pool),
+    scorer=lambda pool: WebpageReward(pool), picture_page=_picture_page,
     batch_rewards=_batch_rewards, column="request",
     column_value=lambda item: item.prompt,
 )

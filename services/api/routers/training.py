@@ -1,12 +1,15 @@
 """Learner runs for the Training page, read only (``designrl.learner.runs`` reads a run's
-folder): the runs under ``training_runs_dir``, one run's curves, samples (a layout
-sample's picture replayed when its episode is not stored), checkpoints and evaluations,
+folder): the runs under ``training_runs_dir``, one run's curves, samples (when its episode
+is not stored: a layout sample's picture replayed, another family's drawn from its text by
+the API's render pool, ``designrl.learner.sample_render``), checkpoints and evaluations,
 and the policy versions in the adapter store with the one the learner last
 announced."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import Response
@@ -14,6 +17,7 @@ from redis.exceptions import RedisError
 
 from designrl.learner.runs import adapter_versions, list_runs, read_run
 from designrl.learner.sample_picture import can_replay, sample_svg
+from designrl.learner.sample_render import can_draw, placeholder_svg
 from designrl.learner.versions import current_version
 from designrl.store.artifacts import episode_images
 from designrl.store.reads import completed_families
@@ -26,6 +30,7 @@ from services.api.schemas import (
 )
 from services.api.views import sample_pictures
 
+log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1/training", tags=["training"])
 
 
@@ -62,6 +67,30 @@ def get_sample_picture(name: str, index: int, request: Request, key: KeyDep) -> 
                             "completions)")
     return Response(sample_svg(samples[index]), media_type="image/svg+xml",
                     headers={"Cache-Control": "private, max-age=3600"})
+
+
+@router.get("/runs/{name}/samples/{index}/picture", response_class=Response,
+            responses={200: {"content": {"image/png": {}, "image/svg+xml": {}}}})
+def get_sample_drawing(name: str, index: int, request: Request, key: KeyDep) -> Response:
+    """An svg, html or webpage sample's text drawn by the render pool (its episode is not
+    stored here): a PNG, or, where it cannot be drawn, a placeholder SVG saying why, the
+    reason also in the ``X-Picture-Problem`` header (URL-encoded)."""
+    run = read_run(_runs_dir(request), name)
+    if run is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no training run {name!r}")
+    samples = run["samples"]
+    if not 0 <= index < len(samples) or not can_draw(samples[index]):
+        raise HTTPException(status.HTTP_404_NOT_FOUND,
+                            f"run {name!r} has no svg, html or webpage sample {index} to draw "
+                            f"(it keeps {len(samples)} samples)")
+    picture = request.app.state.sample_pictures.draw(samples[index])
+    if picture.png is not None:
+        return Response(picture.png, media_type="image/png",
+                        headers={"Cache-Control": "private, max-age=3600"})
+    log.info("training run %s sample %d has no picture: %s", name, index, picture.problem)
+    return Response(placeholder_svg(picture.problem), media_type="image/svg+xml", headers={
+        "X-Picture-Problem": quote(picture.problem),
+        "Cache-Control": "private, max-age=3600" if picture.cached else "no-store"})
 
 
 @router.get("/sources", response_model=TrainingSourcesOut)

@@ -45,12 +45,14 @@ export async function api(path, { method = 'GET', body } = {}) {
 }
 
 // An <img> cannot send the key header: fetch the image and show it from a blob URL.
+// Resolves to the response's headers (a placeholder says why in one of them).
 export async function loadImage(img, path) {
   const response = await fetch(path, { headers: headers() });
   if (!response.ok) throw await failure(response);
   const url = URL.createObjectURL(await response.blob());
   img.addEventListener('load', () => URL.revokeObjectURL(url), { once: true });
   img.src = url;
+  return response.headers;
 }
 
 // Server-Sent Events read through fetch, for the same reason: EventSource sends no headers.
