@@ -13,6 +13,7 @@ import ast
 import importlib
 import importlib.util
 import re
+import subprocess
 
 import pytest
 import yaml
@@ -263,15 +264,16 @@ def _repository_map() -> tuple[list[str], str]:
 
 
 def test_the_repository_map_matches_the_tree():
-    """Every entry of the map exists, every top-level folder is an entry, and every package
+    """Every entry of the map exists, every tracked top-level folder is an entry, and every package
     and module right under ``designrl/`` and ``services/`` is named in the map."""
     entries, block = _repository_map()
     assert len(entries) > 20
     missing = [e for e in entries if not (ROOT / e).exists()]
     assert not missing, f"the map names what is not in the tree: {missing}"
-    folders = {p.name + "/" for p in ROOT.iterdir()
-               if p.is_dir() and not p.name.startswith(".") and p.name not in ("out", "build")
-               and "egg-info" not in p.name and p.name != "__pycache__"}
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()  # not what tests and builds leave
+    folders = {path.split("/")[0] + "/" for path in tracked
+               if "/" in path and not path.startswith(".")}
     assert folders <= {e.split("/")[0] + "/" for e in entries}, folders
     named = set(re.findall(r"[\w/]+\.py|[\w/]+/", block))
     unnamed = []
