@@ -81,6 +81,16 @@ def sft_tiny_model(tiny_model, tmp_path_factory) -> str:
     return str(train_sft(tiny_model, data, out, settings))
 
 
+@pytest.fixture(scope="session")
+def svg_sft_model(tiny_model, tmp_path_factory) -> str:
+    """The tiny model fine-tuned on three gen-svg items (``svg_sft_support``): sampled, its
+    completions are expert drawings, random ones or invalid SVG. Built once per session."""
+    from svg_sft_support import train_svg_sft_model
+
+    return train_svg_sft_model(tiny_model, tmp_path_factory.mktemp("svg-sft"),
+                               tmp_path_factory.mktemp("svg-model"))
+
+
 @pytest.fixture(scope="module")
 def runner(request):
     """One browser pool per test module (1 browser); the module may set ``POOL_PAGES``

@@ -115,14 +115,16 @@ def find_item(task_id: str, key: str | int, path: str | Path | None = None) -> A
 
 
 def load_rows(task_id: str, path: str | Path | None = None, limit: int | None = None,
-              runner: PoolRunner | None = None) -> list[dict[str, Any]]:
+              runner: PoolRunner | None = None,
+              seeds: list[int] | None = None) -> list[dict[str, Any]]:
     """Dataset rows (``datasets.Dataset.from_list`` takes them) of a single-turn task:
-    ``prompt`` (chat messages), the reward's column, ``task_id`` and ``item_id``.
+    ``prompt`` (chat messages), the reward's column, ``task_id`` and ``item_id``; the items
+    are ``load_items``'s (a generated task's ``seeds``, by default test seeds).
 
     html prompts show the reference's screenshot, rendered here: they need ``runner``.
     """
     family = FAMILIES[family_of(task_id)]
-    items = load_items(task_id, path, limit)
+    items = load_items(task_id, path, limit, seeds)
     if family.reference is not None and runner is None:
         raise ValueError("html rows show a rendered screenshot: pass a PoolRunner")
     rows = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from svg_sft_support import SVG_SEEDS
 from vllm_support import require_vllm, serve
 
 from designrl.inference.openai_backend import OpenAIBackend
@@ -23,33 +24,13 @@ from designrl.tasks.layout.prompt import layout_messages
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
-# gen-svg train items whose expert answers are the shortest (about 210 tokens each)
-SVG_SEEDS = (85, 175, 179)
-
-
 @pytest.fixture(scope="module")
-def svg_model(tiny_model, tmp_path_factory) -> str:
-    """The tiny model after SFT on the ``SVG_SEEDS`` items, each answered twice: by the svg
-    expert and by the random policy. Trained to convergence it knows both answers by heart
-    and picks between them as it samples, so at temperature 1 a completion is the expert's
-    drawing (reward about 1), a random one (0.2-0.4) or, where it crosses from one to the
-    other, an invalid SVG (0): groups with real reward spread.
-
-    It is a full fine-tune, served by a vLLM of its own: a LoRA adapter on the raw tiny
-    model cannot get there. Its output layer is its tied embedding (random rows of norm
-    about 0.23, frozen) after a norm of fixed scale (a hidden state of norm 11.3), which
-    caps every logit near 3: whatever the adapter does, no token of the 2,048 gets much
-    above 1% probability, and the samples stay garbage."""
-    from designrl.learner.sft import SFTSettings, train_sft
-    from designrl.learner.sft_data import teacher_examples, write_jsonl
-
+def svg_model(request) -> str:
+    """``svg_sft_model`` (tests/conftest.py), where vLLM can serve it: the fine-tune is
+    full, so it gets a vLLM of its own (a LoRA adapter on the raw tiny model cannot get
+    there; ``svg_sft_support`` says why)."""
     require_vllm()
-    data = tmp_path_factory.mktemp("svg-sft") / "sft.jsonl"
-    write_jsonl([*teacher_examples("gen-svg", "expert", SVG_SEEDS),
-                 *teacher_examples("gen-svg", "random", SVG_SEEDS)], data)
-    # 200 full-batch steps: the loss is at its floor (two answers a prompt) from about 100
-    settings = SFTSettings(epochs=200, batch_size=6, learning_rate=5e-3, logging_steps=50)
-    return str(train_sft(tiny_model, data, tmp_path_factory.mktemp("svg-model"), settings))
+    return request.getfixturevalue("svg_sft_model")
 
 
 @pytest.fixture(scope="module")
