@@ -3,9 +3,10 @@ the services read them (with their steps and reward components: a service writes
 
 The rules the distributed pipeline relies on:
 
-* ``create_job`` commits the job, its groups and every episode row before the
-  caller enqueues anything, so a failed enqueue loses nothing (the reconciler
-  finds queued episodes with no live task: ``requeue_candidates``).
+* ``create_job`` (``designrl.store.job_rows``: bulk inserts) commits the job, its
+  groups and every episode row before the caller enqueues anything, so a failed
+  enqueue loses nothing (the reconciler finds queued episodes with no live task:
+  ``requeue_candidates``).
 * ``claim_episode`` and ``finish_episode`` are idempotent by episode id: a
   redelivered or retried task finds the episode finished and writes nothing.
 * Every write that can finish a job or group first locks the job row, so two
@@ -23,7 +24,6 @@ The rules the distributed pipeline relies on:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -32,6 +32,13 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from designrl.rollout.record import NO_RESULT, EpisodeRecord
+from designrl.store.job_rows import (  # noqa: F401 - a job's writes, imported from here too
+    EpisodePlan,
+    add_job,
+    create_job,
+    mark_enqueued,
+    mark_job_enqueued,
+)
 from designrl.store.models import (
     FINISHED,
     Artifact,
@@ -40,7 +47,6 @@ from designrl.store.models import (
     Job,
     RewardComponent,
     Step,
-    new_id,
     utcnow,
 )
 
@@ -48,21 +54,6 @@ from designrl.store.models import (
 FAILED_OUTCOMES = NO_RESULT
 # What a finished job whose episodes partly failed reports (it is stored ``completed``).
 COMPLETED_WITH_ERRORS = "completed_with_errors"
-
-
-@dataclass(frozen=True)
-class EpisodePlan:
-    """One episode a job will run. Plans with the same ``group`` form one sampled group."""
-
-    family: str
-    task_id: str
-    item_key: str
-    policy: str
-    seed: int | None = None
-    profile: str | None = None
-    policy_version: int | None = None
-    group: int | None = None
-    source: str | None = None  # a dataset task's file (a registered name, or embedded a path)
 
 
 @dataclass(frozen=True)
@@ -76,46 +67,6 @@ class Finished:
 
 class NotFound(LookupError):
     pass
-
-
-def create_job(session: Session, *, kind: str, spec: dict[str, Any],
-               plans: Sequence[EpisodePlan], owner: str | None = None) -> Job:
-    """Insert a job with its groups and episodes, and commit."""
-    job = add_job(session, kind=kind, spec=spec, plans=plans, owner=owner)
-    session.commit()
-    return job
-
-
-def add_job(session: Session, *, kind: str, spec: dict[str, Any],
-            plans: Sequence[EpisodePlan], owner: str | None = None) -> Job:
-    """Insert a job with its groups and episodes, uncommitted: for a caller that stores
-    rows of its own in the same transaction (``designrl.store.rollouts``)."""
-    job = Job(id=new_id(), kind=kind, spec=spec, owner=owner, episodes_total=len(plans))
-    session.add(job)
-    session.flush()  # parents before the rows that reference them
-    groups: dict[int, Group] = {}
-    for plan in plans:
-        if plan.group is not None and plan.group not in groups:
-            members = [p for p in plans if p.group == plan.group]
-            groups[plan.group] = Group(id=new_id(), job_id=job.id, task_id=plan.task_id,
-                                       item_key=plan.item_key, policy=plan.policy,
-                                       policy_version=plan.policy_version, size=len(members))
-    session.add_all(groups.values())
-    session.flush()
-    session.add_all(
-        Episode(id=new_id(), job_id=job.id, position=i, family=p.family, task_id=p.task_id,
-                item_key=p.item_key, seed=p.seed, policy=p.policy,
-                policy_version=p.policy_version, profile=p.profile, source=p.source,
-                group_id=groups[p.group].id if p.group is not None else None)
-        for i, p in enumerate(plans))
-    session.flush()
-    return job
-
-
-def mark_enqueued(session: Session, episode_ids: Sequence[str]) -> None:
-    session.execute(update(Episode).where(Episode.id.in_(episode_ids))
-                    .values(enqueued_at=utcnow()))
-    session.commit()
 
 
 def claim_episode(session: Session, episode_id: str, worker: str) -> Episode | None:

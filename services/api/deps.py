@@ -4,10 +4,11 @@ of the key it reads)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -19,9 +20,14 @@ _header = APIKeyHeader(name="X-API-Key", auto_error=False,
 _bearer = HTTPBearer(auto_error=False, description="The same key as a bearer token.")
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with request.app.state.sessions() as session:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """A session for the request. Async: opening one does no I/O, so it costs no trip to
+    the threadpool; closing it (returning its connection) does, and goes there."""
+    session = request.app.state.sessions()
+    try:
         yield session
+    finally:
+        await run_in_threadpool(session.close)
 
 
 SessionDep = Annotated[Session, Depends(get_session)]
@@ -51,7 +57,7 @@ def key_of(session: Session, presented: str | None,
 KeyDep = Annotated[ApiKey, Depends(current_key)]
 
 
-def submitter(key: KeyDep) -> ApiKey:
+async def submitter(key: KeyDep) -> ApiKey:  # async: no I/O, so no trip to the threadpool
     if key.role == "reader":
         raise HTTPException(status.HTTP_403_FORBIDDEN, "this key may read, not submit")
     return key

@@ -49,17 +49,12 @@ log = logging.getLogger(__name__)
 
 
 def celery_enqueue(settings: ApiSettings) -> Callable[[Sequence[str]], None]:
-    from services.renderer.app import RUN_EPISODE, make_celery
+    from services.renderer.app import make_celery
+    from services.renderer.send import send_episodes
     from services.renderer.settings import RendererSettings
 
     celery = make_celery(RendererSettings(redis_url=settings.redis_url, queue=settings.queue))
-
-    def enqueue(episode_ids: Sequence[str]) -> None:
-        with celery.producer_or_acquire() as producer:
-            for episode_id in episode_ids:
-                celery.send_task(RUN_EPISODE, args=[episode_id], queue=settings.queue,
-                                 producer=producer, retry=False)
-    return enqueue
+    return partial(send_episodes, celery, settings.queue)
 
 
 def create_app(settings: ApiSettings | None = None, *,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Annotated
 
@@ -19,7 +19,7 @@ from designrl.store.jobs import (
     job_status,
     list_episodes,
     list_jobs,
-    mark_enqueued,
+    mark_job_enqueued,
 )
 from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Job
@@ -48,8 +48,10 @@ log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["jobs"])
 
 
-def job_out(session: Session, job: Job) -> JobOut:
-    progress = job_progress(session, job.id)
+def job_out(session: Session, job: Job, progress: dict[str, int] | None = None) -> JobOut:
+    """``job`` as the API shows it; ``progress`` when known (a job just stored), else
+    counted."""
+    progress = progress if progress is not None else job_progress(session, job.id)
     return JobOut(id=job.id, kind=job.kind, status=job_status(job, progress), owner=job.owner,
                   spec=job.spec, episodes_total=job.episodes_total,
                   episodes_ran=progress["completed"] + progress["failed"],
@@ -72,7 +74,10 @@ def submit_job(body: JobRequest, request: Request, session: SessionDep,
                key: Annotated[ApiKey, Depends(submitter)]) -> JobOut:
     """Store the job and its episodes, then enqueue them. If the broker is down the job is
     still accepted: the reconciler enqueues its episodes when it is back."""
-    return job_out(session, store_and_enqueue(session, request, body, key))
+    job = store_and_enqueue(session, request, body, key)
+    # as stored: every episode queued (no need to count what was just written)
+    return job_out(session, job, {"queued": job.episodes_total, "running": 0, "completed": 0,
+                                  "failed": 0, "cancelled": 0})
 
 
 def store_and_enqueue(session: Session, request: Request,
@@ -99,14 +104,35 @@ def store_and_enqueue(session: Session, request: Request,
     count_job(request, key)
     job = create(session, kind=body.kind, spec=body.model_dump(mode="json"), plans=plans,
                  owner=key.name)
-    ids = episode_ids(session, job.id)
-    try:
-        request.app.state.enqueue(ids)
-        mark_enqueued(session, ids)
-    except Exception as exc:  # noqa: BLE001 - the rows are safe; the reconciler enqueues
-        log.warning("job %s stored but not enqueued (%s); the reconciler will", job.id, exc)
+    enqueue_job(session, request.app.state.enqueue, job.id)
     metrics.JOBS_SUBMITTED.labels(kind=job.kind).inc()
     return job
+
+
+# Episodes sent per enqueue call: a broker failure part way leaves the batches before it
+# marked enqueued and the rest for the reconciler.
+ENQUEUE_BATCH = 1000
+
+
+def enqueue_job(session: Session, enqueue: Callable[[Sequence[str]], None],
+                job_id: str) -> None:
+    """Enqueue a committed job's episodes in batches and mark the sent ones enqueued. A
+    failure is logged, not raised: the rows are safe and the reconciler enqueues the rest."""
+    ids = episode_ids(session, job_id)
+    sent = 0
+    try:
+        for start in range(0, len(ids), ENQUEUE_BATCH):
+            enqueue(ids[start:start + ENQUEUE_BATCH])
+            sent = min(len(ids), start + ENQUEUE_BATCH)
+    except Exception as exc:  # noqa: BLE001 - the rows are safe; the reconciler enqueues
+        log.warning("job %s stored, %d of %d episodes enqueued (%s); the reconciler will "
+                    "enqueue the rest", job_id, sent, len(ids), exc)
+    try:
+        if sent:
+            mark_job_enqueued(session, job_id, sent)
+    except Exception as exc:  # noqa: BLE001 - unmarked, they are sent again later: harmless
+        session.rollback()
+        log.warning("job %s: enqueued episodes not marked (%s)", job_id, exc)
 
 
 def _cursor(job: Job) -> str:
