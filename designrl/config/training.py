@@ -120,6 +120,9 @@ class SFTSettings(BaseModel):
     lora_alpha: int = Field(32, ge=1, description="LoRA scaling (alpha / r)")
     lora_dropout: float = Field(0.0, ge=0, lt=1, description="dropout on the LoRA path")
     seed: int = Field(0, description="data order and initialisation of new weights")
+    checkpoints: int = Field(0, ge=0, description=(
+        "models saved along the way, evenly spaced (CHECKPOINTS/checkpoint-STEP), besides "
+        "the last: the ones to choose from on validation data (0: the last only)"))
     logging_steps: int = Field(10, ge=1, description="optimizer steps between loss logs")
     progress: bool = Field(False, description="show TRL's progress bar")
 

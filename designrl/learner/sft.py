@@ -102,7 +102,9 @@ def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
         warmup_steps=round(steps * settings.warmup_ratio),
         lr_scheduler_type=settings.lr_scheduler, weight_decay=settings.weight_decay,
         seed=settings.seed, data_seed=settings.seed, logging_steps=settings.logging_steps,
-        save_strategy="no", report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False,
+        save_strategy="steps" if settings.checkpoints else "no",
+        save_steps=max(1, steps // (settings.checkpoints + 1)), save_only_model=True,
+        report_to="none", use_cpu=not torch.cuda.is_available(), bf16=False,
         fp16=False, disable_tqdm=not settings.progress, dataloader_num_workers=0,
         gradient_checkpointing=False)  # TRL turns it on; a tiny model needs the speed
     peft_config = None
@@ -127,6 +129,13 @@ def train_sft(model_dir: str | Path, data_path: str | Path, out_dir: str | Path,
            "log_history": trainer.state.log_history}
     (out / "sft_log.json").write_text(json.dumps(log, indent=1))
     return out
+
+
+def saved_checkpoints(out_dir: str | Path) -> list[Path]:
+    """The models ``train_sft`` saved along the way (``SFTSettings.checkpoints``), by step;
+    each loads with ``from_pretrained``, tokenizer included."""
+    found = Path(out_dir, "checkpoints").glob("checkpoint-*")
+    return sorted(found, key=lambda path: int(path.name.rsplit("-", 1)[1]))
 
 
 def losses(out_dir: str | Path) -> list[float]:

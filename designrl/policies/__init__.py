@@ -53,9 +53,11 @@ def _local_backend(path: str):
 
 
 def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
-                       server: InferenceServer | None = None, version: int | None = None):
+                       server: InferenceServer | None = None, version: int | None = None,
+                       max_tokens: int | None = None):
     """A layout policy by name; deterministic for a given seed. Language models sample at
-    ``temperature``; ``vllm:`` ones on ``server``, ``vllm:latest`` as policy ``version``."""
+    ``temperature`` up to ``max_tokens`` an action (None: ``LLMLayoutPolicy``'s default);
+    ``vllm:`` ones on ``server``, ``vllm:latest`` as policy ``version``."""
     if name == "random":
         from designrl.policies.layout_random import RandomLayoutPolicy
         return RandomLayoutPolicy(seed)
@@ -68,12 +70,12 @@ def make_layout_policy(name: str, seed: int = 0, *, temperature: float = 0.0,
     if name.startswith(LLM_PREFIX) and len(name) > len(LLM_PREFIX):
         from designrl.policies.llm.layout_policy import LLMLayoutPolicy
         return LLMLayoutPolicy(_local_backend(name[len(LLM_PREFIX):]), seed=seed, name=name,
-                               temperature=temperature)
+                               temperature=temperature, **_budget(max_tokens))
     if name.startswith(VLLM_PREFIX) and len(name) > len(VLLM_PREFIX):
         from designrl.policies.llm.layout_policy import LLMLayoutPolicy
 
         return LLMLayoutPolicy(_served_backend(name, server, version), seed=seed, name=name,
-                               temperature=temperature)
+                               temperature=temperature, **_budget(max_tokens))
     raise ValueError(f"unknown layout policy {name!r}; known: {', '.join(LAYOUT_POLICIES)}, "
                      f"{LLM_PREFIX}<model directory>, {VLLM_PREFIX}<served model> or "
                      f"{LATEST_POLICY}")
@@ -101,6 +103,10 @@ def policy_names(family, *, served: bool = False) -> list[str]:
             *(() if family.multi_turn else (f"{PREDICTIONS_PREFIX}<set>",))]
 
 
+def _budget(max_tokens: int | None) -> dict[str, int]:
+    return {} if max_tokens is None else {"max_tokens": max_tokens}
+
+
 def accepts_policy(family, name: str) -> bool:
     """Whether ``family`` runs a policy called ``name`` (its shape, not that it exists)."""
     prefixes = (LLM_PREFIX, VLLM_PREFIX) + (() if family.multi_turn else (PREDICTIONS_PREFIX,))
@@ -110,8 +116,10 @@ def accepts_policy(family, name: str) -> bool:
 
 def make_completion_policy(family, name: str, seed: int = 0, *, temperature: float = 0.0,
                            server: InferenceServer | None = None, version: int | None = None,
-                           predictions: PredictionLookup | None = None):
-    """A single-turn family's policy by name (``designrl.policies.completion``)."""
+                           predictions: PredictionLookup | None = None,
+                           max_tokens: int | None = None):
+    """A single-turn family's policy by name (``designrl.policies.completion``); a language
+    model answers in at most ``max_tokens`` (None: the family's budget)."""
     from designrl.policies.completion import ModelFreePolicy, ModelPolicy, PredictionsPolicy
 
     if name in family.policies:
@@ -122,9 +130,9 @@ def make_completion_policy(family, name: str, seed: int = 0, *, temperature: flo
         return PredictionsPolicy(name, predictions)
     if name.startswith(LLM_PREFIX) and len(name) > len(LLM_PREFIX):
         return ModelPolicy(name, _local_backend(name[len(LLM_PREFIX):]), temperature,
-                           family.max_tokens, seed)
+                           max_tokens or family.max_tokens, seed)
     if name.startswith(VLLM_PREFIX) and len(name) > len(VLLM_PREFIX):
         return ModelPolicy(name, _served_backend(name, server, version), temperature,
-                           family.max_tokens, seed)
+                           max_tokens or family.max_tokens, seed)
     raise ValueError(f"unknown {family.name} policy {name!r}; known: "
                      f"{', '.join(policy_names(family))}")

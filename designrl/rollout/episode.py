@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from designrl.policies import InferenceServer
 from designrl.rollout.record import EpisodeRecord, StepRecord
@@ -34,6 +34,8 @@ class EpisodeSpec(BaseModel):
     policy_version: int | None = None
     step_limit: int = 64
     temperature: float = 0.0  # language-model policies: 0 is greedy
+    max_tokens: int | None = Field(None, ge=1)  # language-model policies: tokens an answer
+    # may take (None: the family's budget, 4,096 for a drawing, 128 for a layout action)
     sampling_seed: int | None = None  # sampled episodes of one group differ by this
     source: str | None = None  # a dataset task's file: a registered name, or (embedded) a path
 
@@ -65,7 +67,7 @@ def _run_layout(spec: EpisodeSpec, server: InferenceServer | None,
     policy = make_layout_policy(spec.policy, seed=(seed if spec.sampling_seed is None
                                                    else spec.sampling_seed),
                                 temperature=spec.temperature, server=server,
-                                version=spec.policy_version)
+                                version=spec.policy_version, max_tokens=spec.max_tokens)
     each = None if on_step is None else (lambda entry: on_step(StepRecord.from_layout(entry)))
     raw = run_episode(env, policy, spec.task_id, seed, step_limit=spec.step_limit, on_step=each)
     return EpisodeRecord.from_layout(raw)

@@ -76,7 +76,8 @@ def run_single_turn(spec: EpisodeSpec, context: EpisodeContext) -> EpisodeRecord
     seed = spec.sampling_seed if spec.sampling_seed is not None else (spec.seed or 0)
     policy = make_completion_policy(family, spec.policy, seed, temperature=spec.temperature,
                                     server=context.server, version=spec.policy_version,
-                                    predictions=context.predictions)
+                                    predictions=context.predictions,
+                                    max_tokens=spec.max_tokens)
     try:
         runner = context.browser()
         turn = _answer(family, policy, item, runner, spec.task_id)
