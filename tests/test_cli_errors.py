@@ -57,6 +57,12 @@ def designrl(*argv: str, tmp_path: Path) -> subprocess.CompletedProcess:
     (["train", "--model", "/nonexistent", "--out", "run", "--tasks", "gen-postr"],
      ["--tasks", "'gen-postr'", f"known: {LAYOUT_TASKS}"]),
     (["sft", "--model", "/nonexistent", "--out", "run"], ["no model at /nonexistent"]),
+    (["sft", "--model", "/nonexistent", "--out", "run", "--tasks", "gen-svg"],
+     ["no model at /nonexistent"]),
+    (["sft", "--model", "/nonexistent", "--out", "run", "--tasks", "gen-svg,gen-poster"],
+     ["gen-svg trains alone"]),
+    (["sft", "--model", "/nonexistent", "--out", "run", "--tasks", "gen-svg",
+      "--eval-seeds", "5"], ["test seeds must be in the test split"]),
     (["inference", "load", "policy-v1"], ["load needs NAME and PATH"]),
 ], ids=lambda v: " ".join(v) if v[0] in ("bench", "train", "sft", "inference") else "")
 def test_a_mistake_exits_2_naming_it(argv, expected, tmp_path):

@@ -37,7 +37,9 @@ def add_parser(sub) -> None:
     sft.add_argument("--train-seeds", type=_ints, default=None,
                      help="train seeds for the expert data, e.g. 0-29 (default: 0-29)")
     sft.add_argument("--tasks", type=_csv, default=None,
-                     help="generated task ids (default: all six families)")
+                     help="generated task ids (default: all six layout families); gen-svg "
+                          "trains alone: train seeds default to 0-399, the next "
+                          "--dagger-seeds validate the checkpoints, 20 test seeds evaluate")
     # Each default below is the config's (designrl.config.training), shown in --help.
     add_option(sft, SFTWorkflowConfig, "prompt_style", choices=("state", "compact", "direct"))
     add_option(sft, SFTWorkflowConfig, "recovery", type=float, help=(
@@ -51,6 +53,7 @@ def add_parser(sub) -> None:
     add_option(sft, SFTSettings, "epochs", type=float)
     add_option(sft, SFTSettings, "learning_rate", type=float)
     add_option(sft, SFTSettings, "batch_size", type=int, help="examples per optimizer step")
+    add_option(sft, SFTSettings, "checkpoints", type=int)
     add_option(sft, SFTSettings, "lora_r", type=int, shown="none, every weight trains",
                help="train a LoRA adapter of this rank")
     sft.add_argument("--eval-seeds", type=_ints, default=None,
@@ -63,10 +66,12 @@ def run(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
     from rich.console import Console
 
+    from designrl.cli.sft_single_turn import is_single_turn, run_single_turn
     from designrl.learner.sft_workflow import SFTRequestError, run_sft_workflow
 
     given = {"epochs": args.epochs, "learning_rate": args.learning_rate,
-             "batch_size": args.batch_size, "lora_r": args.lora_r}
+             "batch_size": args.batch_size, "lora_r": args.lora_r,
+             "checkpoints": args.checkpoints}
     try:
         config = SFTWorkflowConfig(
             model=args.model, out=args.out, data=args.data, tasks=args.tasks,
@@ -80,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--{str(error['loc'][-1]).replace('_', '-')}: "
                          f"{error['msg'].removeprefix('Value error, ')}") from None
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
+    if is_single_turn(config.tasks):
+        return run_single_turn(config, args.json, console)
     try:  # the trainer prints its log lines; with --json, stdout carries the report alone
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
             outcome = run_sft_workflow(config, log=console.print)

@@ -43,8 +43,10 @@ def run_single_turn_sft(base_model: str | Path, task_id: str, out: str | Path, *
     answer in at most ``max_tokens`` (``evaluate_single_turn``)."""
     from designrl.learner.sft import losses, saved_checkpoints, train_sft
     from designrl.learner.sft_data import teacher_examples, write_jsonl
+    from designrl.policies import check_model_dir
 
     _check_seeds(task_id, train_seeds, validation_seeds, test_seeds)
+    check_model_dir(base_model)
     out, seconds = Path(out), {}
     started = time.perf_counter()
     data = out / "sft.jsonl"
