@@ -35,6 +35,9 @@ class Text:
                     for k in range(2, 5) if i + k <= len(texts) for glue in (" ", "")]
             if any(text_matches(self.words, run) for run in runs):  # set on several lines, or
                 return None, "shown across several text elements"  # a word split ("RAIL" "ROAD")
+            if any(_spelled_with_gaps(self.words, [s.text for s in texts[i:i + k]])
+                   for i in range(len(texts)) for k in range(2, 4) if i + k <= len(texts)):
+                return None, "shown in pieces, a letter between them drawn ('4', '4' of '404')"
             short = re.sub(r"\W", "", self.words.lower())
             if len(short) <= 2 and any(short in re.sub(r"\W", "", s.text.lower()) for s in texts):
                 return None, "a letter inside a longer text ('abcdefgh')"
@@ -71,6 +74,17 @@ class Text:
         where = "".join(" centred across" if r == "hcenter" else f" in the {r.replace('_', ' ')}"
                         for r in self.regions)
         return f"text {self.words!r}{color}{where}"
+
+
+def _spelled_with_gaps(words: str, parts: list[str]) -> bool:
+    """Whether text elements in a row spell ``words`` but for a letter or two between them:
+    the letters left out may be drawn as shapes (a "0" drawn as a face)."""
+    target = re.sub(r"\W", "", words.lower())
+    pieces = [re.sub(r"\W", "", p.lower()) for p in parts]
+    if not all(pieces) or len("".join(pieces)) < (len(target) + 1) // 2:
+        return False
+    gaps = ".{0,2}".join(map(re.escape, pieces))
+    return bool(re.fullmatch(gaps, target)) and len("".join(pieces)) < len(target)
 
 
 ORDER_SLACK = 0.02
@@ -210,7 +224,7 @@ DEFINITE = frozenset({"circle", "ellipse", "triangle", "quadrilateral", "pentago
 class Shaped:
     """Something of ``color`` has this shape ("a red octagonal sign"): passes when a visible
     shape painted it is of the kind; fails only when every sizeable one is surely another
-    kind (a hexagon, a rectangle)."""
+    kind (a hexagon, a rectangle) and no smaller one is of the kind."""
 
     kind: str
     color: ColorSpec
@@ -223,6 +237,12 @@ class Shaped:
         kinds = LOOSE_KINDS.get(self.kind, {self.kind})
         if any(s.kinds & kinds for s in painted_):
             return True, f"a {self.color.text} {self.kind}"
+        # small ones of the kind ("white triangular teeth") are not evidence, but they
+        # forbid a failure
+        smaller = (s for s in (*scene.facts.drawn, *scene.small) if s.tag != "text"
+                   and painted(self.color, s.main_colors) and s.box_area < least)
+        if any(s.kinds & kinds for s in smaller):
+            return None, f"only small {self.color.text} {self.kind}s"
         sure = painted_ and all(s.kinds & DEFINITE for s in painted_)
         found = sorted({k for s in painted_ for k in s.kinds & DEFINITE})
         return (False if sure else None), f"{self.color.text} shapes: {', '.join(found) or 'none'}"
