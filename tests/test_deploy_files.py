@@ -95,6 +95,21 @@ def test_each_service_image_installs_the_extras_it_imports():
     assert "USER designrl" in stages["app"] and "USER designrl" in stages["learner"]
 
 
+def test_the_local_override_uses_only_images_make_images_builds():
+    """deploy/compose.local.yml swaps every started service onto an image built here."""
+    local = yaml.safe_load((ROOT / "deploy" / "compose.local.yml").read_text())
+    schema = json.loads(required(SCHEMA, "`make setup` fetches it").read_text())
+    jsonschema.Draft201909Validator(schema).validate(local)
+    built = set(re.findall(r"^build (\S+) ", (ROOT / "deploy" / "images" / "build.sh").read_text(),
+                           re.M))
+    for name in COMPOSE["services"]:
+        override = local["services"].get(name, {})
+        if name == "inference" or "upstream" in override.get("profiles", ()):
+            continue  # vLLM's own image (GPU); Grafana: no Debian package
+        assert override.get("image", "").removeprefix("localhost/") in built, name
+    assert local["services"]["learner"]["build"]["target"] == "learner"
+
+
 def test_env_example_documents_every_variable_compose_reads():
     used = set(re.findall(r"\$\{(\w+)", (ROOT / "docker-compose.yml").read_text()))
     documented = {line.split("=", 1)[0] for line in

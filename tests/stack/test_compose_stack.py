@@ -1,0 +1,78 @@
+"""The compose stack as people run it: podman-compose up with three renderers on the images
+`make images` built, migrations applied, /readyz green, Prometheus scraping each renderer
+replica through DNS discovery, and a four-family benchmark over REST that scores what
+the embedded run scores. Marked ``stack`` and left out of the default run (the images take
+minutes to build): ``make images && pytest -m stack``."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+from compose_support import ComposeStack
+
+from designrl.rollout.episode import EpisodeSpec, run_episode_spec
+
+pytestmark = pytest.mark.stack
+
+JOB = {"kind": "benchmark", "tasks": ["gen-poster", "gen-html", "gen-svg", "webpage-prompts"],
+       "seeds": [1_000_000], "items": ["todo-app"],
+       "policies": ["expert", "reference", "template"]}
+
+
+@pytest.fixture(scope="module")
+def stack():
+    stack = ComposeStack()
+    started = time.monotonic()
+    try:
+        stack.up(renderers=3)
+        stack.ready = stack.wait_ready()
+        stack.up_s = time.monotonic() - started
+        yield stack
+    finally:
+        stack.down()
+
+
+@pytest.fixture(scope="module")
+def client(stack):
+    key = stack.exec("api", "designrl", "api-key", "create", "stack-test", "--role",
+                     "admin").strip().splitlines()[-1]
+    with httpx.Client(base_url=stack.api, headers={"X-API-Key": key}, timeout=30) as client:
+        yield client
+
+
+def test_the_stack_comes_up_with_three_renderers(stack):
+    assert stack.ready["database"] == stack.ready["broker"] == "ok"
+    assert len(stack.containers("renderer")) == 3
+    print(f"stack up and ready in {stack.up_s:.0f} s")
+
+
+def test_prometheus_scrapes_each_renderer_replica(stack):
+    deadline = time.monotonic() + 90  # the first scrape comes within one 15 s interval
+    while time.monotonic() < deadline:
+        targets = stack.renderer_targets()
+        if len(targets) == 3 and all(t["health"] == "up" for t in targets):
+            return
+        time.sleep(3)
+    raise AssertionError(f"renderer targets: {[(t['scrapeUrl'], t['health']) for t in targets]}")
+
+
+def test_a_four_family_benchmark_scores_what_the_embedded_run_scores(client):
+    started = time.monotonic()
+    job = client.post("/v1/jobs", json=JOB)
+    assert job.status_code == 202, job.text
+    job = job.json()
+    while job["status"] in ("queued", "running") and time.monotonic() - started < 600:
+        time.sleep(2)
+        job = client.get(f"/v1/jobs/{job['id']}").json()
+    assert job["status"] == "completed", job
+    episodes = client.get(f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    assert {e["family"] for e in episodes} == {"layout", "html", "svg", "webpage"}
+    print(f"benchmark of {len(episodes)} episodes in {time.monotonic() - started:.0f} s")
+    for e in episodes:
+        assert e["outcome"] == "ok", e
+        embedded = run_episode_spec(EpisodeSpec(
+            family=e["family"], task_id=e["task_id"], policy=e["policy"], seed=e["seed"],
+            item_key=None if e["seed"] is not None else e["item_key"], profile=e["profile"]))
+        assert e["total_reward"] == pytest.approx(embedded.total_reward, abs=1e-6), e
