@@ -6,6 +6,7 @@ minutes to build): ``make images && pytest -m stack``."""
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import httpx
@@ -76,3 +77,12 @@ def test_a_four_family_benchmark_scores_what_the_embedded_run_scores(client):
             family=e["family"], task_id=e["task_id"], policy=e["policy"], seed=e["seed"],
             item_key=None if e["seed"] is not None else e["item_key"], profile=e["profile"]))
         assert e["total_reward"] == pytest.approx(embedded.total_reward, abs=1e-6), e
+
+
+def test_the_learner_image_starts_and_imports_its_trainer():
+    """GPU-free: the learner's own image has the train extra its service imports."""
+    run = subprocess.run(
+        ["podman", "run", "--rm", "localhost/designrl-learner:latest", "python", "-c",
+         "from trl import GRPOTrainer; import peft, services.learner.main; print('ok')"],
+        capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
