@@ -86,3 +86,38 @@ def test_the_learner_image_starts_and_imports_its_trainer():
          "from trl import GRPOTrainer; import peft, services.learner.main; print('ok')"],
         capture_output=True, text=True, timeout=300)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
+
+
+def wait_for(client, job_id: str, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    job = client.get(f"/v1/jobs/{job_id}").json()
+    while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+        time.sleep(2)
+        job = client.get(f"/v1/jobs/{job_id}").json()
+    return job
+
+
+def test_a_renderer_killed_mid_episode_loses_and_duplicates_nothing(stack, client):
+    """The container goes outright (SIGKILL): the API's reconciler takes its episode back
+    once its heartbeat lapses, a live renderer runs it, and it is written once."""
+    seeds = list(range(1_000_000, 1_000_012))
+    job = client.post("/v1/jobs", json={"kind": "benchmark", "tasks": ["gen-html"],
+                                        "seeds": seeds, "policies": ["reference"]}).json()
+    started = time.monotonic()
+    while not any(e["status"] == "running" for e in client.get(
+            f"/v1/jobs/{job['id']}/episodes").json()["items"]):
+        assert time.monotonic() - started < 60, "no episode started"
+        time.sleep(0.5)
+    victim = stack.containers("renderer")[0]
+    subprocess.run(["podman", "kill", victim], check=True, capture_output=True)
+    try:
+        job = wait_for(client, job["id"], timeout=400)
+    finally:
+        subprocess.run(["podman", "start", victim], capture_output=True)
+    episodes = client.get(f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    print(f"killed {victim}: job {job['status']} in {time.monotonic() - started:.0f} s; "
+          f"{len(episodes)} episodes of {len(seeds)}, {len({e['id'] for e in episodes})} "
+          f"distinct, attempts {sorted(e['attempts'] for e in episodes)}")
+    assert job["status"] == "completed", job
+    assert sorted(e["seed"] for e in episodes) == seeds  # none lost, none twice
+    assert all(e["status"] == "completed" and e["outcome"] == "ok" for e in episodes)
