@@ -89,11 +89,14 @@ def test_the_learner_image_starts_and_imports_its_trainer():
 
 
 def wait_for(client, job_id: str, timeout: float) -> dict:
+    """The job once it has ended; a 503 while the database is away counts as not yet."""
     deadline = time.monotonic() + timeout
-    job = client.get(f"/v1/jobs/{job_id}").json()
-    while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+    job = {"status": "unknown"}
+    while job.get("status") in ("unknown", "queued", "running") and \
+            time.monotonic() < deadline:
+        reply = client.get(f"/v1/jobs/{job_id}")
+        job = reply.json() if reply.status_code == 200 else {"status": "unknown"}
         time.sleep(2)
-        job = client.get(f"/v1/jobs/{job_id}").json()
     return job
 
 
@@ -121,3 +124,43 @@ def test_a_renderer_killed_mid_episode_loses_and_duplicates_nothing(stack, clien
     assert job["status"] == "completed", job
     assert sorted(e["seed"] for e in episodes) == seeds  # none lost, none twice
     assert all(e["status"] == "completed" and e["outcome"] == "ok" for e in episodes)
+
+
+def check_written_once(client, job: dict, seeds: list[int], what: str, started: float) -> None:
+    episodes = client.get(f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    print(f"{what}: job {job['status']} in {time.monotonic() - started:.0f} s; "
+          f"{len(episodes)} episodes of {len(seeds)}, {len({e['id'] for e in episodes})} "
+          f"distinct, attempts {sorted(e['attempts'] for e in episodes)}")
+    assert job["status"] == "completed", job
+    assert sorted(e["seed"] for e in episodes) == seeds  # none lost, none twice
+    assert all(e["status"] == "completed" and e["outcome"] == "ok" for e in episodes)
+
+
+def test_renderers_scaled_3_1_3_while_a_job_runs(stack, client):
+    """Two renderers stopped as a scale-down stops them (SIGTERM: the episode in hand
+    finishes or goes back to the queue), then started again."""
+    seeds = list(range(1_000_100, 1_000_112))
+    job = client.post("/v1/jobs", json={"kind": "benchmark", "tasks": ["gen-html"],
+                                        "seeds": seeds, "policies": ["reference"]}).json()
+    started = time.monotonic()
+    time.sleep(5)
+    gone = stack.containers("renderer")[1:]
+    subprocess.run(["podman", "stop", "-t", "60", *gone], check=True, capture_output=True)
+    time.sleep(10)
+    subprocess.run(["podman", "start", *gone], check=True, capture_output=True)
+    check_written_once(client, wait_for(client, job["id"], timeout=400), seeds,
+                       "renderers 3 -> 1 -> 3", started)
+
+
+def test_postgres_stopped_for_20_s_during_a_job(stack, client):
+    seeds = list(range(1_000_200, 1_000_212))
+    job = client.post("/v1/jobs", json={"kind": "benchmark", "tasks": ["gen-html"],
+                                        "seeds": seeds, "policies": ["reference"]}).json()
+    started = time.monotonic()
+    time.sleep(5)
+    postgres = stack.containers("postgres")
+    subprocess.run(["podman", "stop", *postgres], check=True, capture_output=True)
+    time.sleep(20)
+    subprocess.run(["podman", "start", *postgres], check=True, capture_output=True)
+    check_written_once(client, wait_for(client, job["id"], timeout=500), seeds,
+                       "postgres stopped 20 s", started)
