@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 OUT ?= out/bench
 
-.PHONY: run test lint bench-speed clean setup chromium system-packages ep-venv
+.PHONY: run test lint bench-speed clean setup chromium system-packages ep-venv images stack-test
 
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -75,6 +75,25 @@ lint: setup
 
 bench-speed: setup
 	$(PY) bench/layout_speed.py
+
+# Every image the compose stack runs, built here with podman from a debootstrapped Debian
+# rootfs, Debian's packages and PyPI (no registry needed); cached under .cache/images/ and
+# in podman's layers. podman-compose (PyPI) in its own venv runs the stack on them:
+# .venv-compose/bin/podman-compose -f docker-compose.yml -f deploy/compose.local.yml up -d
+COMPOSE_VENV := .venv-compose
+COMPOSE_STAMP := $(COMPOSE_VENV)/.installed-podman-compose-1.6.0
+
+images: $(COMPOSE_STAMP)
+	bash deploy/images/build.sh
+
+$(COMPOSE_STAMP):
+	test -x $(COMPOSE_VENV)/bin/python || $(PYTHON) -m venv $(COMPOSE_VENV)
+	$(COMPOSE_VENV)/bin/python -m pip install --quiet "podman-compose==1.6.0"
+	touch $@
+
+# The stack in containers, three renderers (tests/stack; left out of `make test`).
+stack-test: setup images
+	DESIGNRL_REQUIRE_NATIVE=1 $(PY) -m pytest -q -m stack tests/stack
 
 clean:
 	rm -rf $(VENV) $(VLLM_VENV) $(EP_VENV) out .pytest_cache

@@ -69,6 +69,47 @@ def test_compose_and_designrl_stack_up_run_the_same_commands(tmp_path):
     assert worker[worker.index("celery"):worker.index("celery") + 5] == command[:5]
 
 
+def dockerfile_stages() -> dict[str, str]:
+    """Each build stage of deploy/Dockerfile by name, with its instructions."""
+    parts = re.split(r"^FROM \S+ AS (\w+)$", (ROOT / "deploy" / "Dockerfile").read_text(),
+                     flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def installed_extras(body: str) -> set[str]:
+    """The extras a stage's ``pip install '.[...]'`` installs (the base stage installs none)."""
+    found = re.findall(r"pip install [^\n]*'\.\[([\w,]+)\]'", body)
+    return {extra for extras in found for extra in extras.split(",")}
+
+
+def test_each_service_image_installs_the_extras_it_imports():
+    """The learner imports TRL (the train extra); the API and workers render (render)."""
+    stages = dockerfile_stages()
+    services = COMPOSE["services"]
+    target = {name: services[name]["build"]["target"] for name in ("api", "renderer", "learner")}
+    assert target["api"] == target["renderer"] == "app" and target["learner"] == "learner"
+    assert services["learner"]["image"] != services["api"]["image"]
+    assert {"services", "render"} <= installed_extras(stages["app"])
+    assert {"services", "train"} <= installed_extras(stages["learner"])
+    assert "train" not in installed_extras(stages["app"])  # the app image stays light
+    assert "USER designrl" in stages["app"] and "USER designrl" in stages["learner"]
+
+
+def test_the_local_override_uses_only_images_make_images_builds():
+    """deploy/compose.local.yml swaps every started service onto an image built here."""
+    local = yaml.safe_load((ROOT / "deploy" / "compose.local.yml").read_text())
+    schema = json.loads(required(SCHEMA, "`make setup` fetches it").read_text())
+    jsonschema.Draft201909Validator(schema).validate(local)
+    built = set(re.findall(r"^build (\S+) ", (ROOT / "deploy" / "images" / "build.sh").read_text(),
+                           re.M))
+    for name in COMPOSE["services"]:
+        override = local["services"].get(name, {})
+        if name == "inference" or "upstream" in override.get("profiles", ()):
+            continue  # vLLM's own image (GPU); Grafana: no Debian package
+        assert override.get("image", "").removeprefix("localhost/") in built, name
+    assert local["services"]["learner"]["build"]["target"] == "learner"
+
+
 def test_env_example_documents_every_variable_compose_reads():
     used = set(re.findall(r"\$\{(\w+)", (ROOT / "docker-compose.yml").read_text()))
     documented = {line.split("=", 1)[0] for line in

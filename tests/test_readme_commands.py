@@ -27,7 +27,8 @@ TEXT = README.read_text(encoding="utf-8")
 BLOCKS = blocks()
 COMMAND_LINES = [(block, words) for block in BLOCKS if block.shell
                  for words in shell_commands(block.code)]
-PROGRAMS = {"designrl", "python", "curl", "make", "docker", "cp", "grep", "sleep", "source"}
+PROGRAMS = {"designrl", "python", "curl", "make", "docker", "cp", "grep", "sleep", "source",
+            "kubectl", "celery", ".venv-compose/bin/podman-compose"}
 TOP = ("designrl/", "services/", "tests/", "bench/", "deploy/", "configs/")
 TOP_FILES = ("Makefile", "docker-compose.yml", "setup.py", "pyproject.toml", "README.md")
 
@@ -162,20 +163,42 @@ def test_every_python_command_names_a_module_file_or_code_that_exists(words):
         assert (ROOT / words[1]).is_file(), words[1]
 
 
-@pytest.mark.parametrize("words", commands("make") + commands("docker") + commands("cp"))
+@pytest.mark.parametrize("words", commands("make") + commands("docker") + commands("cp")
+                         + commands(".venv-compose/bin/podman-compose"))
 def test_make_targets_compose_services_and_copied_files_exist(words):
     if words[0] == "make":
         targets = re.findall(r"^([\w-]+):", (ROOT / "Makefile").read_text(), re.M)
         assert set(words[1:]) <= set(targets), words
-    elif words[0] == "docker":
+    elif words[0] in ("docker", ".venv-compose/bin/podman-compose"):
         compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
         for flag, value in zip(words, words[1:], strict=False):
             if flag == "--scale":
                 assert value.split("=")[0] in compose["services"], value
             if flag == "--profile":
                 assert any(value in s.get("profiles", ()) for s in compose["services"].values())
+            if flag in ("-f", "--env-file"):
+                assert (ROOT / value).is_file(), value
+            if flag == "--target":
+                dockerfile = (ROOT / "deploy" / "Dockerfile").read_text()
+                assert re.search(rf"^FROM \S+ AS {value}$", dockerfile, re.M), value
     else:
         assert (ROOT / words[1]).is_file(), words[1]
+
+
+@pytest.mark.parametrize("words", commands("kubectl") + commands("celery"))
+def test_kubectl_and_celery_name_what_exists(words):
+    """kubectl's folder and the Deployments it names are ours; celery's app imports."""
+    k8s = [doc for path in (ROOT / "deploy" / "k8s").glob("*.yaml")
+           for doc in yaml.safe_load_all(path.read_text()) if doc]
+    for flag, value in zip(words, words[1:], strict=False):
+        if flag == "-k":
+            assert (ROOT / value / "kustomization.yaml").is_file(), value
+        if flag == "-A":
+            assert importlib.util.find_spec(value), value
+        if value.startswith(("deploy/", "job/", "svc/")) and flag != "-k":
+            kind, name = value.split("/")
+            kind = {"deploy": "Deployment", "job": "Job", "svc": "Service"}[kind]
+            assert any(d["kind"] == kind and d["metadata"]["name"] == name for d in k8s), value
 
 
 @pytest.mark.parametrize("block", [b for b in BLOCKS if b.language == "python"],
