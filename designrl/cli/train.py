@@ -18,15 +18,17 @@ FLAGS = {"max_steps": "--steps", "task_ids": "--tasks"}  # a setting's flag, whe
 
 def add_parser(sub) -> None:
     train = sub.add_parser(
-        "train", help="GRPO on layout tasks in this process (rollouts and updates overlap)",
-        description="Sample layout groups with the in-process backend while the learner "
+        "train", help="GRPO on layout or svg tasks in this process (rollouts and updates "
+                      "overlap)",
+        description="Sample layout or gen-svg groups with the in-process backend while the learner "
                     "trains on them (TRL's GRPO loss); evaluate greedily on held-out seeds "
                     "before and after; write checkpoints, curves.jsonl, curves.png and "
                     "summary.json to --out.")
     train.add_argument("--model", required=True, help="starting model directory (e.g. SFT's)")
     train.add_argument("--out", type=Path, required=True, help="output folder")
     train.add_argument("--tasks", type=_csv, default=None,
-                       help="layout task ids (default: the six generated families)")
+                       help="layout task ids (default: the six generated families), or "
+                            "gen-svg (answers scored in a browser pool)")
     # Each default below is the config's (designrl.config.training), shown in --help.
     add_option(train, RolloutSettings, "train_seeds", type=_ints, shown="0-999")
     train.add_argument("--eval-seeds", type=_ints, default=[],
@@ -142,7 +144,13 @@ def _print_summary(summary: dict) -> None:
         table.add_column("measure")
         table.add_column("before", justify="right")
         table.add_column("after", justify="right")
+        before, after = summary["before"], summary["after"]
         for key in ("valid_json_rate", "valid_action_rate", "mean_final_score", "mean_return",
                     "mean_potential_gain"):
-            table.add_row(key, f"{summary['before'][key]:.3f}", f"{summary['after'][key]:.3f}")
+            if key in before:  # layout tasks, pooled
+                table.add_row(key, f"{before[key]:.3f}", f"{after[key]:.3f}")
+        for task_id in (k for k, v in before.items() if isinstance(v, dict)):  # single-turn
+            for key in ("valid_rate", "mean_reward"):
+                table.add_row(f"{task_id} {key}", f"{before[task_id][key]:.3f}",
+                              f"{after[task_id][key]:.3f}")
         console.print(table)

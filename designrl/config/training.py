@@ -61,13 +61,16 @@ class RolloutSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    task_ids: list[str] = Field(default_factory=_generated_task_ids,
-                                description="layout task ids groups are drawn from")
+    task_ids: list[str] = Field(default_factory=_generated_task_ids, description=(
+        "task ids groups are drawn from: layout tasks, or generated single-turn tasks whose "
+        "prompt is text (gen-svg)"))
     train_seeds: list[int] = Field(default_factory=lambda: list(range(1000)),
                                    description="seeds groups are drawn from (train split)")
     group_size: int = Field(12, ge=2, description="episodes per group (one task and seed)")
     step_limit: int = Field(8, ge=1, description="steps per episode")
-    max_tokens: int = Field(64, ge=1, description="tokens per action")
+    max_tokens: int = Field(64, ge=1, description="tokens per layout action")
+    completion_tokens: int = Field(1024, ge=1, description=(
+        "tokens per single-turn answer (the svg expert's longest drawing is about 870)"))
     prompt_style: PromptStyle | None = Field(None, description=(
         "layout prompt; None: the one the starting model was trained on"))
     seed: int = Field(0, description="order of the items and sampling seeds")
@@ -75,12 +78,17 @@ class RolloutSettings(BaseModel):
     @field_validator("task_ids")
     @classmethod
     def _layout_tasks(cls, task_ids: list[str]) -> list[str]:
+        from designrl.learner.single_turn_rollouts import check_text_only
         from designrl.tasks.layout.env import LAYOUT_TASK_IDS
 
         for task_id in task_ids:
-            if task_id not in LAYOUT_TASK_IDS:
-                raise ValueError(f"unknown layout task {task_id!r}; known: "
-                                 f"{', '.join(LAYOUT_TASK_IDS)}")
+            if task_id in LAYOUT_TASK_IDS:
+                continue
+            try:
+                check_text_only(task_id)
+            except ValueError as exc:
+                raise ValueError(f"{exc}; known: {', '.join(LAYOUT_TASK_IDS)}, "
+                                 f"gen-svg") from None
         if not task_ids:
             raise ValueError("no task to sample groups from")
         return task_ids

@@ -99,6 +99,32 @@ class Sampler:
 
     def sample(self, pairs: Sequence[tuple[str, int]], version: int, sample_seed: int
                ) -> list[ScoredGroup]:
+        """A scored group per (task, seed): layout episodes, or single-turn answers."""
+        from designrl.tasks.layout.env import LAYOUT_TASK_IDS
+
+        layout = [p for p in pairs if p[0] in LAYOUT_TASK_IDS]
+        single = [p for p in pairs if p[0] not in LAYOUT_TASK_IDS]
+        groups = self._layout_groups(layout, version, sample_seed) if layout else []
+        if single:
+            groups += self._single_turn_groups(single, version, sample_seed)
+        return groups
+
+    def _single_turn_groups(self, pairs: Sequence[tuple[str, int]], version: int,
+                            sample_seed: int) -> list[ScoredGroup]:
+        from designrl.learner.single_turn_rollouts import sample_single_turn_groups
+        from designrl.rollout.browser import process_runner
+
+        groups = sample_single_turn_groups(
+            self.backend, pairs, group_size=self.settings.group_size,
+            temperature=self.grpo.temperature, max_tokens=self.settings.completion_tokens,
+            sample_seed=sample_seed, version=version, runner=process_runner())
+        rewards = [s.reward for g in groups for s in g.samples]
+        self.episodes_sampled += len(rewards)
+        self.reward_sum += sum(r for r in rewards if r is not None)
+        return groups
+
+    def _layout_groups(self, pairs: Sequence[tuple[str, int]], version: int,
+                       sample_seed: int) -> list[ScoredGroup]:
         s = self.settings
         episodes = [pair for pair in pairs for _ in range(s.group_size)]
         records = run_layout_batch(self.backend, episodes, temperature=self.grpo.temperature,

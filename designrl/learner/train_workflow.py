@@ -46,9 +46,20 @@ def run_train_workflow(model_dir: str, out_dir: Path, rollouts: RolloutSettings,
 
 
 def _evaluate(model_dir: str, rollouts: RolloutSettings, seeds: Sequence[int]) -> dict:
-    """Greedy held-out means and rates, without the per-episode rows."""
+    """Greedy held-out means and rates, without the per-episode rows: the layout tasks'
+    pooled, each single-turn task's under its id."""
     from designrl.inference.transformers_backend import TransformersBackend
+    from designrl.learner.evaluate_single_turn import evaluate_single_turn
+    from designrl.tasks.family import TEST_SEED_START
+    from designrl.tasks.layout.env import LAYOUT_TASK_IDS
 
-    result = evaluate_layout(TransformersBackend(model_dir), rollouts.task_ids, seeds,
-                             step_limit=rollouts.step_limit)
+    if any(seed < TEST_SEED_START for seed in seeds):
+        raise ValueError(f"evaluation seeds must be test seeds (>= {TEST_SEED_START})")
+    layout = [t for t in rollouts.task_ids if t in LAYOUT_TASK_IDS]
+    result = evaluate_layout(TransformersBackend(model_dir), layout, seeds,
+                             step_limit=rollouts.step_limit) if layout else {}
+    for task_id in (t for t in rollouts.task_ids if t not in LAYOUT_TASK_IDS):
+        result[task_id] = evaluate_single_turn(model_dir, task_id, seeds,
+                                               max_tokens=rollouts.completion_tokens).as_dict()
+        del result[task_id]["rows"]
     return {k: v for k, v in result.items() if k != "rows"}
