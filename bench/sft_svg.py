@@ -20,6 +20,7 @@ Target: valid-SVG rate from about 0% to at least 95% on every training seed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -79,7 +80,9 @@ def _brief(report) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     args = make_parser().parse_args(argv)
-    rows = [run_seed(args, seed) for seed in args.seeds]
+    # the trainer prints its log lines; with --json, stdout carries the results alone
+    with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        rows = [run_seed(args, seed) for seed in args.seeds]
     met = all(row["sft"]["valid_rate"] >= TARGET for row in rows)
     if args.json:
         print(json.dumps({"seeds": rows, "target": TARGET, "met": met}, indent=1))
