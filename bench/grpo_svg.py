@@ -16,18 +16,15 @@ fraction, staleness and dropped groups.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 
-from grpo_layout import compare  # bench/ is the script's folder, so on sys.path
+from grpo_layout import run_seeds  # bench/ is the script's folder, so on sys.path
 from rich.console import Console
 
-from designrl.learner.embedded import RolloutSettings, train_embedded
+from designrl.learner.embedded import RolloutSettings
 from designrl.learner.evaluate_single_turn import evaluate_single_turn
-from designrl.learner.grpo import CURVES_FILE, GRPOSettings
-from designrl.learner.plots import plot_curves, read_curves
 from designrl.tasks.family import TEST_SEED_START
 
 MEASURES = ("mean_reward", "valid_rate")
@@ -67,33 +64,12 @@ def main(argv=None) -> int:
     sft = evaluate(args.sft, args)
     console.print(f"SFT on held-out seeds: reward {sft['mean_reward']:.4f}, valid SVG "
                   f"{sft['valid_rate']:.3f} ({sft['episodes']} episodes)")
-    runs = []
-    for seed in (int(s) for s in args.seeds.split(",")):
-        out = args.out / f"seed-{seed}"
-        grpo = GRPOSettings(max_steps=args.steps, groups_per_step=args.groups_per_step,
-                            max_staleness=args.max_staleness, learning_rate=args.learning_rate,
-                            beta=args.beta, temperature=args.temperature, seed=seed)
-        rollouts = RolloutSettings(task_ids=[TASK], train_seeds=list(range(args.train_items)),
-                                   group_size=args.group_size,
-                                   completion_tokens=args.max_tokens, seed=seed)
-        run_started = time.monotonic()
-        stats = train_embedded(args.sft, out, rollouts, grpo)
-        after = evaluate(stats["model_dir"], args)
-        plot_curves(read_curves(out / CURVES_FILE), out / "curves.png",
-                    title=f"GRPO on gen-svg after SFT, training seed {seed}")
-        runs.append({"seed": seed, "train": stats, "eval": after,
-                     "seconds": round(time.monotonic() - run_started, 1)})
-        console.print(f"seed {seed}: reward {after['mean_reward']:.4f}, valid "
-                      f"{after['valid_rate']:.3f}, idle {stats['idle_fraction']:.0%}, "
-                      f"staleness {stats['staleness']}, dropped {stats['dropped']}, "
-                      f"{runs[-1]['seconds']:.0f}s", highlight=False)
-    summary, gain, spread, beats = compare(console, sft, runs, MEASURES, started)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps(
-        {"settings": vars(args) | {"out": str(args.out)}, "sft": sft, "runs": runs,
-         "summary": summary, "gain": gain, "spread": spread, "beats_spread": beats},
-        indent=2, default=str))
-    return 0 if beats else 1
+    return run_seeds(args, console, sft, started, evaluate, MEASURES,
+                     "GRPO on gen-svg after SFT",
+                     lambda seed: RolloutSettings(
+                         task_ids=[TASK], train_seeds=list(range(args.train_items)),
+                         group_size=args.group_size, completion_tokens=args.max_tokens,
+                         seed=seed))
 
 
 if __name__ == "__main__":
