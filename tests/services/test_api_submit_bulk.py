@@ -13,9 +13,9 @@ from db_support import REDIS_URL
 from sqlalchemy import func, select
 from tcp_proxy import TcpProxy
 
+from designrl.rollout.enqueue import ENQUEUE_BATCH
 from designrl.store.models import Episode, Group
 from services.api.main import celery_enqueue, reconcile_once
-from services.api.routers.jobs import ENQUEUE_BATCH
 from services.renderer.app import RUN_EPISODE
 
 pytestmark = pytest.mark.integration

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import base64
-import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from sqlalchemy.orm import Session
 
+from designrl.rollout.enqueue import enqueue_job
 from designrl.store.artifacts import episode_images
 from designrl.store.jobs import (
     cancel_job,
@@ -19,11 +19,9 @@ from designrl.store.jobs import (
     job_status,
     list_episodes,
     list_jobs,
-    mark_job_enqueued,
 )
 from designrl.store.keys import readable_owner
 from designrl.store.models import ApiKey, Job
-from designrl.store.reads import episode_ids
 from services.api import metrics
 from services.api.deps import KeyDep, SessionDep, submitter, visible_job
 from services.api.job_requests import (
@@ -44,7 +42,6 @@ from services.api.served import check_served_policies
 from services.api.summaries import job_summary
 from services.api.views import episode_out
 
-log = logging.getLogger(__name__)
 router = APIRouter(prefix="/v1", tags=["jobs"])
 
 
@@ -107,32 +104,6 @@ def store_and_enqueue(session: Session, request: Request,
     enqueue_job(session, request.app.state.enqueue, job.id)
     metrics.JOBS_SUBMITTED.labels(kind=job.kind).inc()
     return job
-
-
-# Episodes sent per enqueue call: a broker failure part way leaves the batches before it
-# marked enqueued and the rest for the reconciler.
-ENQUEUE_BATCH = 1000
-
-
-def enqueue_job(session: Session, enqueue: Callable[[Sequence[str]], None],
-                job_id: str) -> None:
-    """Enqueue a committed job's episodes in batches and mark the sent ones enqueued. A
-    failure is logged, not raised: the rows are safe and the reconciler enqueues the rest."""
-    ids = episode_ids(session, job_id)
-    sent = 0
-    try:
-        for start in range(0, len(ids), ENQUEUE_BATCH):
-            enqueue(ids[start:start + ENQUEUE_BATCH])
-            sent = min(len(ids), start + ENQUEUE_BATCH)
-    except Exception as exc:  # noqa: BLE001 - the rows are safe; the reconciler enqueues
-        log.warning("job %s stored, %d of %d episodes enqueued (%s); the reconciler will "
-                    "enqueue the rest", job_id, sent, len(ids), exc)
-    try:
-        if sent:
-            mark_job_enqueued(session, job_id, sent)
-    except Exception as exc:  # noqa: BLE001 - unmarked, they are sent again later: harmless
-        session.rollback()
-        log.warning("job %s: enqueued episodes not marked (%s)", job_id, exc)
 
 
 def _cursor(job: Job) -> str:
