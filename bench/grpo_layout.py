@@ -130,7 +130,7 @@ def compare(console: Console, sft: dict, runs: list[dict], measures: Sequence[st
     beats = gain > spread
     console.print(f"{key} gain over SFT {gain:+.4f} vs spread across seeds {spread:.4f}: "
                   f"{'more' if beats else 'NOT more'} than the spread "
-                  f"(gain / spread = {gain / spread if spread else float('inf'):.1f}); "
+                  f"(gain / spread = {f'{gain / spread:.1f}' if spread else 'n/a, no spread'}); "
                   f"idle fraction {statistics.fmean(r['train']['idle_fraction'] for r in runs):.0%}"
                   f"; whole bench {time.monotonic() - started:.0f}s", highlight=False)
     return summary, gain, spread, beats
