@@ -153,6 +153,10 @@ def subject_nouns(sentences: Sequence[str], stopwords: frozenset[str],
         placed.update(re.findall(r"\b(?:left of|right of|front of|next to|top of|beside|behind|"
                                  r"above|below|under|beneath|near|than|over) the "
                                  r"([a-z][a-z\-]+)\b(?!'s)", lower))
+        # "the pot rests on a wooden table": a thing set on another drawn thing
+        placed.update(re.findall(r"^\s*the ([a-z][a-z\-]+) (?:rests|sits|stands|lies|hangs|"
+                                 r"perches|is (?:placed|set|resting|sitting|standing|perched))"
+                                 r" (?:on|upon|in|inside|atop|against)\b", lower))
         for noun in set(re.findall(r"\bthe ([a-z][a-z\-]+)\b(?!'s)", lower)):
             if noun not in stopwords and noun not in _STOP and noun not in _NOT_OBJECTS \
                     and noun not in colors:

@@ -96,6 +96,9 @@ def shape_counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
         following = re.match(r"\s*([a-z]+)", lower[found.end():])
         if following and following.group(1) not in FUNCTION_WORDS:
             continue  # "a square window": the shape word describes something else
+        if found.group("n") in ("a", "an") and not found.group("color") \
+                and re.search(r"\b(?:is|are|be|was|were)\s*$", before):
+            continue  # "the flag is a rectangle": its outline, of whatever pieces it is drawn
         n_word, op_word = found.group("n"), (found.group("op") or "").strip()
         n = 1 if n_word in ("a", "an") else int(n_word) if n_word.isdigit() else NUMBERS[n_word]
         if n_word in ("a", "an") and found.group("plural"):
