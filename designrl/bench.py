@@ -11,7 +11,9 @@
   a path.
 
 A policy runs on every family that accepts it; ``predictions:NAME`` runs on the
-families whose items its file names.
+families whose items its file names. With a ``judge`` (a ``JudgeConfig``), the families
+that have a judge score with it (svg: SVGBench's judge, its verdicts beside the computed
+ones; webpage: OpenDesign's rubric); its key is never stored.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 from designrl.bench_report import summarize, summarize_single_turn, write_outputs
 from designrl.job_plan import JobItem, TaskRun, expand_job, seeded_items
+from designrl.judge import JudgeConfig
 from designrl.policies import (
     LLM_PREFIX,
     VLLM_PREFIX,
@@ -75,6 +78,7 @@ class BenchPlan:
     items_limit: int | None = None  # dataset tasks: the first N items (None: all)
     # predictions:NAME policies run only on the items their file holds (NAME -> item ids)
     prediction_items: dict[str, set[str]] = field(default_factory=dict)
+    judge: JudgeConfig | None = None  # the judge of the families that have one
 
     def validate(self) -> None:
         """``ValueError`` naming what is unknown, with the valid values."""
@@ -98,6 +102,10 @@ class BenchPlan:
                 raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")
         for policy in self.policies or ():
             self._check_policy(policy)
+        judged = [f for f in FAMILIES if FAMILIES[f].judge is not None]
+        if self.judge is not None and not set(judged) & set(self.families):
+            raise ValueError(f"a judge scores {', '.join(judged)} tasks, and the families "
+                             f"selected are {', '.join(self.families)}")
         if self.profiles is not None and not any(
                 self._runs(t) for t in FAMILIES["layout"].tasks if "layout" in self.families):
             raise ValueError("profiles apply to layout tasks, and no layout task is selected"
@@ -239,16 +247,26 @@ def _predictions(files: tuple[tuple[str, str], ...]):
     return lambda name, item_id: sets.get(name, {}).get(item_id)
 
 
+@cache
+def _context(predictions: tuple[tuple[str, str], ...],
+             judge: JudgeConfig | None) -> EpisodeContext:
+    """Per process, as a worker's: what single-turn episodes use (its scorers, and their
+    judge's connection, serve every episode the process runs)."""
+    return EpisodeContext(predictions=_predictions(predictions), judge=judge)
+
+
 def run_stored_case(database_url: str, episode_id: str,
-                    predictions: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+                    predictions: tuple[tuple[str, str], ...] = (),
+                    judge: JudgeConfig | None = None) -> dict[str, Any]:
     """Run a stored episode with the workers' own call (``run_stored_episode``: claim, run,
-    write once) and return its row. ``predictions``: (set name, JSONL file) pairs."""
+    write once) and return its row. ``predictions``: (set name, JSONL file) pairs;
+    ``judge``: the judge of the families that have one."""
     from designrl.rollout.stored import run_stored_episode
     from designrl.store.engine import shared_sessionmaker
 
-    context = EpisodeContext(predictions=_predictions(predictions))
     ran = run_stored_episode(shared_sessionmaker(database_url), episode_id,
-                             worker=f"embedded:{os.getpid()}", context=context)
+                             worker=f"embedded:{os.getpid()}",
+                             context=_context(predictions, judge))
     if ran.record is None:
         raise RuntimeError(f"episode {episode_id} did not run here ({ran.outcome})")
     if ran.record.outcome == "error" and get_family(ran.spec.family).multi_turn:
@@ -283,10 +301,11 @@ def run_bench(plan: BenchPlan, cases: list[BenchCase], out_dir: Path, *,
     and the report. ``on_episode`` is called as each episode finishes (a progress bar)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     database_url = database_url or f"sqlite:///{(out_dir / 'designrl.db').resolve()}"
+    judge = plan.judge.public() if plan.judge is not None else None  # never the key
     spec = {**asdict(plan), "profiles": plan.chosen_profiles, "prediction_items": None,
-            "predictions": [path for _, path in predictions]}
+            "predictions": [path for _, path in predictions], "judge": judge}
     episode_ids = store_job(database_url, cases, {"embedded": True, **spec})
-    run = partial(run_stored_case, database_url, predictions=predictions)
+    run = partial(run_stored_case, database_url, predictions=predictions, judge=plan.judge)
     results = []
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
@@ -297,6 +316,8 @@ def run_bench(plan: BenchPlan, cases: list[BenchCase], out_dir: Path, *,
         for episode_id in episode_ids:
             results.append(run(episode_id))
             on_episode()
-    summary, single_turn = summarize(results), summarize_single_turn(results)
-    paths = write_outputs(results, out_dir, report=report, database_url=database_url)
+    summary = summarize(results)
+    single_turn = summarize_single_turn(results, judged=plan.judge is not None)
+    paths = write_outputs(results, out_dir, report=report, database_url=database_url,
+                          judge=judge)
     return BenchOutcome(summary, single_turn, paths)

@@ -35,9 +35,12 @@ def summarize(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def summarize_single_turn(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Render-family means per (family, task, policy): total, each component, outcomes.
-    Means are over scored episodes; ``error`` episodes (no reward) are only counted."""
+def summarize_single_turn(results: list[dict[str, Any]],
+                          judged: bool = False) -> list[dict[str, Any]]:
+    """Render-family means per (family, task, policy): total, each component, outcomes,
+    and the family's own ``figures`` where it has some (svg: SVGBench's score; ``judged``:
+    a judge was configured). Means are over scored episodes; ``error`` episodes (no
+    reward) are only counted."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in results:
         if "profile" not in r:
@@ -58,6 +61,8 @@ def summarize_single_turn(results: list[dict[str, Any]]) -> list[dict[str, Any]]
             "outcomes": dict(sorted(_count(r["outcome"] for r in rs).items())),
             "seconds": statistics.fmean(r["seconds"] or 0.0 for r in rs),
         })
+        if FAMILIES[family].figures is not None:
+            rows[-1]["figures"] = FAMILIES[family].figures(rs, judged)
     return rows
 
 
@@ -88,9 +93,11 @@ def _gain(r: dict[str, Any]) -> float:
 
 
 def write_outputs(results: list[dict[str, Any]], out_dir: Path, report: bool = True,
-                  database_url: str | None = None) -> dict[str, Path]:
+                  database_url: str | None = None,
+                  judge: dict[str, Any] | None = None) -> dict[str, Path]:
     """results.json and (unless ``report`` is False) report.html: layout before/after
-    renders, and every render episode's images (read back from ``database_url``)."""
+    renders, and every render episode's images (read back from ``database_url``).
+    ``judge``: the judge the run was scored with (``JudgeConfig.public()``; None: none)."""
     from designrl.report import write_html_report
     from designrl.tasks.layout.env import load_task
     from designrl.tasks.layout.render import layout_to_svg
@@ -98,9 +105,9 @@ def write_outputs(results: list[dict[str, Any]], out_dir: Path, report: bool = T
 
     out_dir.mkdir(parents=True, exist_ok=True)
     json_path = out_dir / "results.json"
-    json_path.write_text(json.dumps({"summary": summarize(results),
-                                     "single_turn": summarize_single_turn(results),
-                                     "episodes": results}, indent=1))
+    single_turn = summarize_single_turn(results, judge is not None)
+    json_path.write_text(json.dumps({"summary": summarize(results), "single_turn": single_turn,
+                                     "judge": judge, "episodes": results}, indent=1))
     if not report:
         return {"json": json_path}
     images = _stored_images(database_url, results) if database_url else {}
@@ -114,7 +121,7 @@ def write_outputs(results: list[dict[str, Any]], out_dir: Path, report: bool = T
         else:
             cards.append({**r, "pngs": images.get(r["episode_id"], {})})
     path = write_html_report(cards, out_dir, title="designrl benchmark",
-                             single_turn=summarize_single_turn(results))
+                             single_turn=single_turn)
     return {"json": json_path, "html": path}
 
 

@@ -4,7 +4,8 @@ The families' judges (svg requirements, webpage rubric) build their own prompts
 and read their own verdicts; this holds what they share: the client, one
 request that never raises, the judge's setup (``EndpointJudge``), the shape of
 the messages (code clipped, a screenshot as an image part), and JSON found in a
-reply that may wrap it in a fence or prose.
+reply that may wrap it in a fence or prose. ``JudgeConfig`` says where a judge is; each
+family that has a judge builds its own kind from it (``EndpointJudge.from_config``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,34 @@ import base64
 import json
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
+
 from designrl.fences import fenced_blocks
+
+
+class JudgeConfig(BaseModel):
+    """Where a judge model is and how it is asked: any OpenAI-compatible chat endpoint.
+    The key is a secret: ``public()`` (what a job or a report records) leaves it out."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str = Field(description="the endpoint's base URL, e.g. http://localhost:8001/v1")
+    model: str = Field(min_length=1, description="the model the endpoint serves")
+    api_key: SecretStr | None = Field(None, description="the endpoint's key, if it needs one")
+    multimodal: bool = Field(False, description="show the judge the render (the model must "
+                                                "take images)")
+    timeout_s: float = Field(60.0, gt=0, description="seconds one judgement may take")
+
+    @field_validator("base_url")
+    @classmethod
+    def _http(cls, url: str) -> str:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"a judge's endpoint is an http(s) URL, not {url!r}")
+        return url
+
+    def public(self) -> dict[str, Any]:
+        """What may be written down about this judge: everything but the key."""
+        return {"base_url": self.base_url, "model": self.model, "multimodal": self.multimodal}
 
 
 class ChatEndpoint:
@@ -69,6 +97,13 @@ class EndpointJudge:
         self.endpoint = ChatEndpoint(base_url, model, api_key, timeout,
                                      max_tokens=max_tokens, temperature=temperature)
         self.multimodal = multimodal
+
+    @classmethod
+    def from_config(cls, config: JudgeConfig):
+        """This kind of judge at the endpoint ``config`` names."""
+        key = config.api_key.get_secret_value() if config.api_key is not None else None
+        return cls(config.base_url, config.model, key, config.timeout_s,
+                   multimodal=config.multimodal)
 
     def shown(self, png: bytes | None) -> bytes | None:
         """The render to send: only a multimodal judge is shown one."""

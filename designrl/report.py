@@ -218,6 +218,26 @@ def _family_tables(rows: list[dict]) -> str:
     return "".join(out)
 
 
+def _figure_tables(rows: list[dict]) -> str:
+    """One table per kind of family figures (svg: SVGBench's score): their headline."""
+    out = []
+    for title in dict.fromkeys(r["figures"]["title"] for r in rows if "figures" in r):
+        mine = [r for r in rows if r.get("figures", {}).get("title") == title]
+        names = list(mine[0]["figures"]["headline"])
+        head = "".join(f'<th scope="col">{_e(n)}</th>' for n in names)
+        body = "".join(
+            f'<tr><th scope="row">{_e(r["policy"])}</th><td class="text">{_e(r["task_id"])}'
+            "</td>" + "".join(f"<td>{_fmt(v) if isinstance(v, float) else _fmt(v, 0)}</td>"
+                              for v in r["figures"]["headline"].values()) + "</tr>"
+            for r in mine)
+        out.append(
+            f'<div class="table-wrap" role="region" aria-label="{_e(title)}" tabindex="0">'
+            f"<table><caption>{_e(title)}</caption><thead><tr>"
+            f'<th scope="col">Policy</th><th scope="col">Task</th>{head}</tr></thead>'
+            f"<tbody>{body}</tbody></table></div>")
+    return "".join(out)
+
+
 def write_html_report(results: list[dict], out_dir: Path, *, title: str,
                       single_turn: list[dict] | None = None) -> Path:
     """Write ``out_dir/report.html`` for these episode records and return its path;
@@ -231,7 +251,8 @@ def write_html_report(results: list[dict], out_dir: Path, *, title: str,
     cards = "".join(_card(i, r) if "profile" in r else _render_card(i, r)
                     for i, r in enumerate(results, 1))
     layout = [r for r in results if "profile" in r]
-    tables = (_summary(layout) if layout else "") + _family_tables(single_turn or [])
+    tables = ((_summary(layout) if layout else "") + _family_tables(single_turn or [])
+              + _figure_tables(single_turn or []))
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -15,10 +15,11 @@ from json_handler import JsonHandler
 @dataclass
 class ChatServer:
     """A real local HTTP endpoint speaking OpenAI's chat-completions JSON. The model name
-    picks the reply from ``replies``; a reply of None answers HTTP 500."""
+    picks the reply from ``replies``; a reply of None answers HTTP 500, and a function of
+    the request's body gives the reply (or None) per request."""
 
     url: str
-    replies: dict[str, str | None]
+    replies: dict[str, str | None | Callable[[dict], str | None]]
     requests: list[dict] = field(default_factory=list)
 
 
@@ -29,6 +30,8 @@ def _handler(server: ChatServer) -> type[BaseHTTPRequestHandler]:
             server.requests.append({"path": self.path, "body": body,
                                     "auth": self.headers.get("Authorization")})
             reply = server.replies[body["model"]]
+            if callable(reply):
+                reply = reply(body)
             if reply is None:
                 self._send(500, {"error": {"message": "boom", "type": "server_error"}})
                 return

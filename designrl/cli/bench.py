@@ -1,4 +1,8 @@
-"""``designrl bench``: policies × tasks × items of every family, a table per family."""
+"""``designrl bench``: policies × tasks × items of every family, a table per family.
+
+``--judge URL`` scores with a judge model (any OpenAI-compatible endpoint); its key is read
+from ``$DESIGNRL_JUDGE_API_KEY`` (``main`` hands the environment over), never from a flag,
+so it stays out of shell histories, and it is never written down."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import sys
 from pathlib import Path
 
 from designrl.cli.args import UsageError, _csv, _ints
+
+JUDGE_KEY_VARIABLE = "DESIGNRL_JUDGE_API_KEY"
 
 
 def add_parser(sub) -> None:
@@ -43,6 +49,18 @@ def add_parser(sub) -> None:
     bench.add_argument("--predictions", action="append", default=[], type=Path, metavar="FILE",
                        help="JSONL of {id, completion}: scored as the policy "
                             "predictions:<file stem> (repeatable)")
+    bench.add_argument("--judge", default=None, metavar="URL",
+                       help="a judge model's OpenAI-compatible endpoint, e.g. "
+                            "http://localhost:8001/v1: svg tasks are scored SVGBench's way by "
+                            "the judge (fulfilled / N), its verdicts beside the computed ones; "
+                            "webpage tasks get OpenDesign's rubric. The key, if the endpoint "
+                            f"needs one, is read from ${JUDGE_KEY_VARIABLE}. Default: no judge "
+                            "(svg's SVGBench score is the computed one)")
+    bench.add_argument("--judge-model", default=None, metavar="NAME",
+                       help="the model the judge's endpoint serves (needed with --judge)")
+    bench.add_argument("--judge-multimodal", action="store_true",
+                       help="show the judge the render as well as the code (the model must "
+                            "take images)")
     bench.add_argument("--workers", type=int, default=1, help="worker processes (default: 1)")
     bench.add_argument("--out", type=Path, default=Path("out/bench"), help="output folder")
     bench.add_argument("--db", default=None,
@@ -80,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if outcome.summary:
         console.print(_layout_table(outcome.summary))
-    for table in _family_tables(outcome.single_turn):
+    for table in [*_family_tables(outcome.single_turn), *_figure_tables(outcome.single_turn)]:
         console.print(table)
     for kind, path in outcome.paths.items():
         console.print(f"{kind}: {path}")
@@ -116,7 +134,27 @@ def _plan(args: argparse.Namespace):
         plan.policies = [*(plan.policies or []), *map(predictions_name, args.predictions)]
     for name, path in _predictions(args):
         plan.prediction_items[name] = set(load_predictions(path))
+    plan.judge = _judge(args)
     return plan
+
+
+def _judge(args: argparse.Namespace):
+    """The judge the flags name (None: no ``--judge``); ``ValueError`` says what is missing."""
+    from designrl.judge import JudgeConfig
+
+    if args.judge is None:
+        if args.judge_model is not None or args.judge_multimodal:
+            raise ValueError("--judge-model and --judge-multimodal describe the judge at "
+                             "--judge URL, which is not given")
+        return None
+    if not args.judge.startswith(("http://", "https://")):
+        raise ValueError(f"--judge takes the endpoint's http(s) URL, e.g. "
+                         f"http://localhost:8001/v1, not {args.judge!r}")
+    if not args.judge_model:
+        raise ValueError("--judge needs --judge-model NAME, the model the endpoint serves")
+    return JudgeConfig(base_url=args.judge, model=args.judge_model,
+                       api_key=args.environ.get(JUDGE_KEY_VARIABLE) or None,
+                       multimodal=args.judge_multimodal)
 
 
 def _check_seeds(args: argparse.Namespace, cases) -> None:
@@ -191,3 +229,26 @@ def _family_tables(rows: list[dict]) -> list:
                           *cells, f"{r['seconds']:.2f}")
         tables.append(table)
     return tables
+
+
+def _figure_tables(rows: list[dict]) -> list:
+    """A table per kind of family figures (svg: SVGBench's score): their headline columns."""
+    from rich.table import Table
+
+    tables = []
+    for title in dict.fromkeys(r["figures"]["title"] for r in rows if "figures" in r):
+        mine = [r for r in rows if r.get("figures", {}).get("title") == title]
+        table = Table(title=title)
+        for col in ("task", "policy", *mine[0]["figures"]["headline"]):
+            table.add_column(col, justify="left" if col in ("task", "policy") else "right")
+        for r in mine:
+            table.add_row(r["task_id"], r["policy"],
+                          *map(_cell, r["figures"]["headline"].values()))
+        tables.append(table)
+    return tables
+
+
+def _cell(value) -> str:
+    if value is None:
+        return ""
+    return f"{value:.3f}" if isinstance(value, float) else str(value)

@@ -26,6 +26,7 @@ from designrl.tasks import find_item, get_family, reference_screenshot
 from designrl.tasks.family import Family, ItemScorer
 
 if TYPE_CHECKING:
+    from designrl.judge import JudgeConfig
     from designrl.policies.completion import PredictionLookup, Turn
     from designrl.render.runner import PoolRunner
     from designrl.rollout.episode import EpisodeSpec
@@ -42,13 +43,15 @@ MAX_STORED_COMPLETION = 1_000_000
 class EpisodeContext:
     """What an episode may use beyond its spec. ``datasets`` maps the dataset names a
     server's operator registered to their paths; with ``paths_allowed`` (embedded runs)
-    a spec's ``source`` may also be a path of the user's."""
+    a spec's ``source`` may also be a path of the user's. ``judge``: a judge model's
+    endpoint, which families that have a judge score with (their own kind of judge)."""
 
     server: InferenceServer | None = None
     browser: Callable[[], PoolRunner] = process_runner
     predictions: PredictionLookup | None = None
     datasets: Mapping[str, str] = field(default_factory=dict)
     paths_allowed: bool = True
+    judge: JudgeConfig | None = None
     _scorers: dict[tuple[str, int], ItemScorer] = field(default_factory=dict, repr=False)
 
     def source_path(self, source: str | None) -> str | None:
@@ -60,10 +63,15 @@ class EpisodeContext:
         return source
 
     def scorer(self, family: Family, runner: PoolRunner) -> ItemScorer:
-        """One scorer per family and pool (scorers cache reference renders)."""
+        """One scorer per family and pool (scorers cache reference renders), with the
+        family's judge when one is configured and the family has one."""
         key = (family.name, id(runner.pool))
         if key not in self._scorers:
-            self._scorers[key] = family.scorer(runner.pool)
+            if self.judge is not None and family.judge is not None:
+                judge = family.judge.from_config(self.judge)
+                self._scorers[key] = family.scorer(runner.pool, judge)
+            else:
+                self._scorers[key] = family.scorer(runner.pool)
         return self._scorers[key]
 
 

@@ -104,7 +104,15 @@ class Family:
     # the viewport that page is drawn at (its own width): the prompt shows what is scored
     reference_viewport: Callable[[str], tuple[int, int]] | None = None
     extract: Callable[[str], str | None] | None = None  # completion -> its document, or None
-    scorer: Callable[[Any], ItemScorer] | None = None  # started pool -> the family's scorer
+    # started pool -> the family's scorer; a family with a ``judge`` also takes one:
+    # ``scorer(pool, judge)``
+    scorer: Callable[..., ItemScorer] | None = None
+    # the family's judge kind (an ``EndpointJudge`` with ``from_config``), built from the
+    # ``JudgeConfig`` a run is given; None: the family has no judge
+    judge: Any = None
+    # its own benchmark figures over one task × policy's rows, beside the means (svg:
+    # SVGBench's score and the judge's agreement); the flag: a judge was configured
+    figures: Callable[[list[dict[str, Any]], bool], dict[str, Any]] | None = None
     # completion -> the page that shows its design and the viewport to screenshot it at
     # (a training sample's picture); ValueError says why the completion holds none
     picture_page: Callable[[str], tuple[str, tuple[int, int]]] | None = None

@@ -10,7 +10,9 @@ values and the words for them), ``visibility`` (which shapes the render shows), 
 failed or undecided), ``page`` (the render page), ``raster`` (a browser-free rasteriser),
 ``judge`` (OpenAI-compatible judge), ``reward`` (components and total; ``get_svg_rewards``
 its TRL reward functions), ``ladders`` and ``hacks`` (what keeps the reward honest),
-``agreement`` (verdicts against truth tables, for ``bench/svg_requirements.py``).
+``agreement`` (verdicts against truth tables, for ``bench/svg_requirements.py``),
+``svgbench_score`` (SVGBench's score of a benchmark's episodes, computed and judged, and how
+far the two agree).
 """
 
 from __future__ import annotations
@@ -84,6 +86,11 @@ def _picture_page(completion: str) -> tuple[str, tuple[int, int]]:
     return svg_page(prepared.markup, PAGE_SIZE), (PAGE_SIZE, PAGE_SIZE)
 
 
+def _figures(rows: list[dict], judged: bool) -> dict:
+    from designrl.tasks.svg.svgbench_score import svgbench_figures
+    return svgbench_figures(rows, judged)
+
+
 def _batch_rewards(runner=None, components=None, **options):
     from designrl.tasks.svg.reward import get_svg_rewards
     return get_svg_rewards(runner, components=components, **options)
@@ -99,7 +106,8 @@ FAMILY = Family(
     policies={"expert": _expert, "random": _random},
     components=("requirements", "coverage", "judge", "non_blank", "format", "validity"),
     messages=lambda item, screenshot: build_messages(item), extract=_extract,
-    scorer=lambda pool: SvgReward(pool), picture_page=_picture_page,
+    scorer=lambda pool, judge=None: SvgReward(pool, judge), judge=OpenAIJudge,
+    figures=_figures, picture_page=_picture_page,
     batch_rewards=_batch_rewards, column="requirements",
     column_value=lambda item: list(item.requirements),
 )

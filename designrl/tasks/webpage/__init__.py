@@ -81,7 +81,8 @@ FAMILY = Family(
                 "request_terms"),
     messages=lambda item, screenshot: build_messages(item),
     extract=lambda completion: extract_page(completion)[0],
-    scorer=lambda pool: WebpageReward(pool), picture_page=_picture_page,
+    scorer=lambda pool, judge=None: WebpageReward(pool, judge), judge=OpenAIJudge,
+    picture_page=_picture_page,
     batch_rewards=_batch_rewards, column="request",
     column_value=lambda item: item.prompt,
 )
