@@ -96,9 +96,11 @@ def stack_up(database_url: str, inference_url: str, out: Path, queue: str, strea
                             env=environment(DESIGNRL_INFERENCE_BASE_MODEL="tiny-svg"))
 
 
-def stop(process: subprocess.Popen, timeout: float) -> int | None:
+def stop(process: subprocess.Popen | None, timeout: float) -> int | None:
     """SIGTERM to the process's group, then SIGKILL to it and to any process it started
     that outlived it (the stack starts its services in sessions of their own)."""
+    if process is None:
+        return None
     started = descendants(process.pid)
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
@@ -158,40 +160,41 @@ def test_the_stack_and_the_learner_service_train_on_the_groups_the_workers_sampl
     out, log = tmp_path / "out", tmp_path / "learner.log"
     out.mkdir()
     seen: set[str] = set()  # adapters vLLM served at some point
-    learner = stack = None
     started = time.perf_counter()
     try:
-        with postgres_schema() as url:
+        with postgres_schema() as url:  # dropped once the processes using it are stopped
             api_key = admin_key(url)
-            learner = start_learner(svg_model, svg_server.url, out, stream, key, log)
-            stack = stack_up(url, svg_server.url, out, queue, stream, key)
-            endpoints = json.loads(stack.stdout.readline() or "{}")
-            assert endpoints.get("api"), f"stack up did not start (logs in {out / 'logs'})"
-            # the learner announces its starting weights as version 0 before any group
-            wait_until(lambda: current_version(redis, key) == 0, 240, "version 0", learner)
-            assert version_name(0) in registry.served()
-            ready_s = time.perf_counter() - started
-            with httpx.Client(base_url=endpoints["api"], headers={"X-API-Key": api_key},
-                              timeout=30) as client:
-                def watch() -> None:
-                    seen.update(registry.served())
+            learner = stack = None
+            try:
+                learner = start_learner(svg_model, svg_server.url, out, stream, key, log)
+                stack = stack_up(url, svg_server.url, out, queue, stream, key)
+                endpoints = json.loads(stack.stdout.readline() or "{}")
+                assert endpoints.get("api"), f"stack up did not start (logs: {out / 'logs'})"
+                # the learner announces its starting weights as version 0 before any group
+                wait_until(lambda: current_version(redis, key) == 0, 240, "version 0", learner)
+                assert version_name(0) in registry.served()
+                ready_s = time.perf_counter() - started
+                with httpx.Client(base_url=endpoints["api"], headers={"X-API-Key": api_key},
+                                  timeout=30) as client:
+                    def watch() -> None:
+                        seen.update(registry.served())
 
-                job = run_job(client, watch, stack, learner)
-                wait_until(lambda: watch() or all_consumed(redis, stream, len(SEEDS)), 300,
-                           "the learner to take every group", learner)
-                job_s = time.perf_counter() - started - ready_s
-                assert stop(learner, 60) == 0, log.read_text()[-3000:]
-                runs = client.get("/v1/training/runs").json()
-                versions = client.get("/v1/training/versions").json()
-                listed = episodes_listed(client, job["id"])
-            stored = stored_episodes(url, job["id"])
+                    job = run_job(client, watch, stack, learner)
+                    wait_until(lambda: watch() or all_consumed(redis, stream, len(SEEDS)),
+                               300, "the learner to take every group", learner)
+                    job_s = time.perf_counter() - started - ready_s
+                    assert stop(learner, 60) == 0, log.read_text()[-3000:]
+                    runs = client.get("/v1/training/runs").json()
+                    versions = client.get("/v1/training/versions").json()
+                    listed = episodes_listed(client, job["id"])
+                stored = stored_episodes(url, job["id"])
+            finally:
+                stop(learner, 60)
+                stop(stack, 60)
         figures = check_training(redis, stream, key, out, log, seen, runs, versions)
         check_episodes(stored, listed, figures)
         print(f"\nready {ready_s:.0f} s, job and training {job_s:.0f} s; {figures['summary']}")
     finally:
-        for process in (learner, stack):
-            if process is not None:
-                stop(process, 60)
         for name in registry.served():
             if name.startswith("policy-v"):
                 registry.unload(name)
