@@ -20,6 +20,7 @@ from designrl.config.common import (
     RedisConfig,
     ScoringConfig,
     StoreConfig,
+    VersionKeyConfig,
 )
 from designrl.config.files import COMPONENTS, load_config
 from designrl.config.inference import VLLMConfig
@@ -38,5 +39,5 @@ __all__ = [
     "DatasetsConfig", "EpisodeLimits", "GRPOSettings", "InferenceClientConfig",
     "LearnerConfig", "MetricsConfig", "QueueConfig", "RedisConfig", "RendererConfig",
     "RolloutSettings", "SFTSettings", "SFTWorkflowConfig", "ScoringConfig", "StoreConfig",
-    "TrainConfig", "VLLMConfig", "load_config",
+    "TrainConfig", "VLLMConfig", "VersionKeyConfig", "load_config",
 ]

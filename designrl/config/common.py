@@ -77,11 +77,17 @@ class InferenceClientConfig(Section):
     inference_api_key: str = Field("EMPTY", description="the inference server's API key")
 
 
-class AdapterConfig(Section):
-    adapter_store: str = Field("out/adapters", min_length=1, description=(
-        "the folder of policy-vN adapter versions the learner writes and inference loads"))
+class VersionKeyConfig(Section):
+    """The learner announces each policy version here; the workers' ``vllm:latest``
+    episodes and the API's Training page read it: one key for all of them."""
+
     version_key: str = Field(VERSION_KEY, min_length=1, description=(
         "the Redis key where the learner announces its newest policy version"))
+
+
+class AdapterConfig(VersionKeyConfig):
+    adapter_store: str = Field("out/adapters", min_length=1, description=(
+        "the folder of policy-vN adapter versions the learner writes and inference loads"))
 
 
 class ScoringConfig(Section):

@@ -15,13 +15,15 @@ from designrl.config.common import (
     RedisConfig,
     ScoringConfig,
     StoreConfig,
+    VersionKeyConfig,
 )
 
 
 class RendererConfig(StoreConfig, RedisConfig, QueueConfig, EpisodeLimits, DatasetsConfig,
-                     InferenceClientConfig, MetricsConfig, ScoringConfig):
+                     InferenceClientConfig, VersionKeyConfig, MetricsConfig, ScoringConfig):
     """A Celery worker: its queue, limits, heartbeat, inference client and browser pool.
-    ``metrics_port`` is served from the worker's main process."""
+    ``metrics_port`` is served from the worker's main process; a ``vllm:latest`` episode
+    samples the version announced at ``version_key`` (the learner's)."""
 
     # An unacknowledged task comes back after this long if its worker vanished; longer
     # than any episode, or a slow episode would run twice.

@@ -65,6 +65,9 @@ class EpisodeOut(BaseModel):
     seed: int | None
     source: str | None  # the registered dataset a dataset task's item came from
     policy: str
+    # the policy version that sampled it: a rollout's, or for ``vllm:latest`` the learner's
+    # newest when the episode started (None: not a versioned policy, or not started yet)
+    policy_version: int | None
     profile: str | None
     status: str
     outcome: str | None

@@ -88,8 +88,9 @@ def _publish(group_id: str) -> None:
 
 
 def _latest_version() -> int | None:
-    """The policy version the learner announced last (``vllm:latest`` samples it)."""
-    return current_version(_redis())
+    """The policy version the learner announced last at the configured key (``vllm:latest``
+    samples it)."""
+    return current_version(_redis(), settings.version_key)
 
 
 INFERENCE = (InferenceServer(settings.inference_url, settings.inference_base_model,

@@ -9,12 +9,16 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from designrl.cli.args import DB_HELP, UsageError, add_option, database_url
 from designrl.cli.foreground import wait_until_stopped
 from designrl.config.api import ApiConfig
-from designrl.config.common import REDIS_URL, QueueConfig
+from designrl.config.common import GROUPS_STREAM, REDIS_URL, VERSION_KEY, QueueConfig
 from designrl.config.inference import VLLMConfig
+
+if TYPE_CHECKING:
+    from services.stack.launcher import StackConfig
 
 
 def add_parser(sub) -> None:
@@ -28,6 +32,14 @@ def add_parser(sub) -> None:
     stack.add_argument("--db", default=None, help=DB_HELP)
     stack.add_argument("--redis", default=None,
                        help=f"Redis URL (default: $REDIS_URL, else {REDIS_URL})")
+    stack.add_argument("--groups-stream", default=None,
+                       help="the Redis stream workers publish scored groups to, the "
+                            "learner's (default: $DESIGNRL_GROUPS_STREAM, else "
+                            f"{GROUPS_STREAM})")
+    stack.add_argument("--version-key", default=None,
+                       help="the Redis key the learner announces its newest version at, "
+                            "which `vllm:latest` episodes sample (default: "
+                            f"$DESIGNRL_VERSION_KEY, else {VERSION_KEY})")
     stack.add_argument("--workers", type=int, default=2, help="worker processes (default: 2)")
     stack.add_argument("--port", type=int, default=8000, help="API port (default: 8000)")
     stack.add_argument("--metrics-port", type=int, default=0,
@@ -67,27 +79,9 @@ def _add_inference_options(stack: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.stack.launcher import LocalStack, StackConfig
+    from services.stack.launcher import LocalStack
 
-    if args.inference_url and args.inference_model:
-        raise UsageError("--inference-url and --inference-model exclude each other: give the "
-                         "server's URL, or the model for the vLLM the stack starts")
-    if (args.vllm_python or args.inference_device != "cpu") and not args.inference_model:
-        raise UsageError("--vllm-python and --inference-device need --inference-model")
-    # Relative paths are the caller's: LocalStack makes them absolute against this directory.
-    # The services inherit this command's environment (its DESIGNRL_ settings too).
-    config = StackConfig(database_url=database_url(args.db, args.environ),
-                         redis_url=args.redis or args.environ.get("REDIS_URL") or REDIS_URL,
-                         workers=args.workers, api_port=args.port, queue=args.queue,
-                         metrics_port=args.metrics_port, out_dir=args.out,
-                         log_dir=args.log_dir or str(Path(args.out) / "logs"),
-                         log_level=args.log_level,
-                         log_max_bytes=int(args.log_max_mb * 1024 * 1024),
-                         log_backups=args.log_backups, console=sys.stderr,
-                         inference_url=args.inference_url
-                         or args.environ.get("DESIGNRL_INFERENCE_URL"), vllm=_vllm(args),
-                         vllm_python=args.vllm_python, base_env=args.environ,
-                         import_paths=[_import_root()])
+    config = stack_config(args)
     try:
         stack = LocalStack(config)  # resolves the paths: a vLLM interpreter may be missing
     except RuntimeError as exc:
@@ -101,6 +95,35 @@ def run(args: argparse.Namespace) -> int:
         return 1
     _print_endpoints(stack, args.json)
     return wait_until_stopped(lambda: stack.exited() is None, stack.stop, stack.exited)
+
+
+def stack_config(args: argparse.Namespace) -> StackConfig:
+    """The ``StackConfig`` the command line and the environment (``args.environ``) ask
+    for: a flag, else its variable, else the default."""
+    from services.stack.launcher import StackConfig
+
+    if args.inference_url and args.inference_model:
+        raise UsageError("--inference-url and --inference-model exclude each other: give the "
+                         "server's URL, or the model for the vLLM the stack starts")
+    if (args.vllm_python or args.inference_device != "cpu") and not args.inference_model:
+        raise UsageError("--vllm-python and --inference-device need --inference-model")
+    environ = args.environ
+    # Relative paths are the caller's: LocalStack makes them absolute against this directory.
+    # The services inherit this command's environment (its DESIGNRL_ settings too).
+    return StackConfig(
+        database_url=database_url(args.db, environ),
+        redis_url=args.redis or environ.get("REDIS_URL") or REDIS_URL,
+        groups_stream=args.groups_stream or environ.get("DESIGNRL_GROUPS_STREAM")
+        or GROUPS_STREAM,
+        version_key=args.version_key or environ.get("DESIGNRL_VERSION_KEY") or VERSION_KEY,
+        workers=args.workers, api_port=args.port, queue=args.queue,
+        metrics_port=args.metrics_port, out_dir=args.out,
+        log_dir=args.log_dir or str(Path(args.out) / "logs"), log_level=args.log_level,
+        log_max_bytes=int(args.log_max_mb * 1024 * 1024), log_backups=args.log_backups,
+        console=sys.stderr,
+        inference_url=args.inference_url or environ.get("DESIGNRL_INFERENCE_URL"),
+        vllm=_vllm(args), vllm_python=args.vllm_python, base_env=environ,
+        import_paths=[_import_root()])
 
 
 def _vllm(args: argparse.Namespace) -> VLLMConfig | None:

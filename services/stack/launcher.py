@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from designrl.config.common import GROUPS_STREAM, REDIS_URL, QueueConfig
+from designrl.config.common import GROUPS_STREAM, REDIS_URL, VERSION_KEY, QueueConfig
 from designrl.config.inference import VLLMConfig
 from services.stack import preflight
 from services.stack.paths import resolve_paths
@@ -44,6 +44,7 @@ class StackConfig:
     api_port: int = 0  # 0: a free port
     queue: str = QueueConfig.model_fields["queue"].default
     groups_stream: str = GROUPS_STREAM
+    version_key: str = VERSION_KEY  # where the learner announces versions (workers read it)
     worker_metrics: bool = True  # each worker serves /metrics on its own port
     # The first worker's /metrics port, the next ones counting up; 0: free ports.
     metrics_port: int = 0
@@ -95,6 +96,7 @@ class LocalStack:
         self.env = {**config.base_env, "DATABASE_URL": config.database_url,
                     "REDIS_URL": config.redis_url, "DESIGNRL_QUEUE": config.queue,
                     "DESIGNRL_GROUPS_STREAM": config.groups_stream,
+                    "DESIGNRL_VERSION_KEY": config.version_key,
                     "PYTHONPATH": os.pathsep.join(filter(None, pythonpath)),
                     **({"DESIGNRL_INFERENCE_URL": self.inference_url}
                        if self.inference_url else {}),

@@ -32,13 +32,15 @@ def test_the_command_shows_and_uses_the_configs_defaults():
 
 def test_changing_a_default_in_the_config_changes_it_for_the_command_and_the_services(
         tmp_path):
-    """Edit three defaults in a copy of ``designrl/config`` alone, then, in a fresh
+    """Edit four defaults in a copy of ``designrl/config`` alone, then, in a fresh
     interpreter that imports that copy, read them back from the CLI's parser and each
     service's settings."""
     copy = shutil.copytree(ROOT / "designrl" / "config", tmp_path / "config")
     for name, old, new in (
             ("common.py", 'queue: str = Field("episodes"', 'queue: str = Field("changed-queue"'),
             ("common.py", 'GROUPS_STREAM = "designrl:groups"', 'GROUPS_STREAM = "changed-stream"'),
+            ("common.py", 'VERSION_KEY = "designrl:policy_version"',
+             'VERSION_KEY = "changed-key"'),
             ("training.py", "max_steps: int = Field(40,", "max_steps: int = Field(7,")):
         source = (copy / name).read_text()
         assert source.count(old) == 1, (name, old)
@@ -55,9 +57,11 @@ cli = build_parser()
 print(json.dumps({{
     "cli_queue": cli.parse_args(["stack", "up"]).queue,
     "cli_steps": cli.parse_args(["train", "--model", "m", "--out", "o"]).steps,
-    "api": [ApiSettings().queue, ApiSettings().groups_stream],
-    "renderer": [RendererSettings().queue, RendererSettings().groups_stream],
+    "api": [ApiSettings().queue, ApiSettings().groups_stream, ApiSettings().version_key],
+    "renderer": [RendererSettings().queue, RendererSettings().groups_stream,
+                 RendererSettings().version_key],
     "learner": [LearnerSettings(model_dir="m").groups_stream,
+                LearnerSettings(model_dir="m").version_key,
                 LearnerSettings(model_dir="m").grpo.max_steps],
 }}))
 """
@@ -67,6 +71,7 @@ print(json.dumps({{
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, check=True)
     assert json.loads(out.stdout) == {"cli_queue": "changed-queue", "cli_steps": 7,
-                                      "api": ["changed-queue", "changed-stream"],
-                                      "renderer": ["changed-queue", "changed-stream"],
-                                      "learner": ["changed-stream", 7]}
+                                      "api": ["changed-queue", "changed-stream", "changed-key"],
+                                      "renderer": ["changed-queue", "changed-stream",
+                                                   "changed-key"],
+                                      "learner": ["changed-stream", "changed-key", 7]}

@@ -2,8 +2,8 @@
 model: layout episodes with the LLM policy through it, the same greedy actions as the
 in-process backend, and a LoRA adapter loaded at runtime and answered under its name; and
 serving the tiny model fine-tuned on svg answers: a rollout job of ``gen-svg`` groups whose
-scored groups the learner trains on from the Redis stream. The tiny model's server is
-``server`` (tests/inference/conftest.py), shared with the other modules here."""
+scored groups the learner trains on from the Redis stream. The servers, ``server`` and
+``svg_server``, are tests/inference/conftest.py's, shared with the other modules here."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import random
 
 import pytest
 from svg_sft_support import SVG_SEEDS
-from vllm_support import require_vllm, serve
 
 from designrl.inference.openai_backend import OpenAIBackend
 from designrl.inference.transformers_backend import TransformersBackend
@@ -23,20 +22,6 @@ from designrl.tasks.layout.env import LayoutEnv
 from designrl.tasks.layout.prompt import layout_messages
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-@pytest.fixture(scope="module")
-def svg_model(request) -> str:
-    """``svg_sft_model`` (tests/conftest.py), where vLLM can serve it: the fine-tune is
-    full, so it gets a vLLM of its own (a LoRA adapter on the raw tiny model cannot get
-    there; ``svg_sft_support`` says why)."""
-    require_vllm()
-    return request.getfixturevalue("svg_sft_model")
-
-
-@pytest.fixture(scope="module")
-def svg_server(svg_model, tmp_path_factory):
-    with serve(svg_model, "tiny-svg", tmp_path_factory) as running:
-        yield running
 
 
 def test_layout_episodes_with_the_llm_policy_through_vllm(server):

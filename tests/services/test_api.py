@@ -121,6 +121,8 @@ def test_rollout_jobs_make_groups(api):
                                  .where(Episode.job_id == job["id"])
                                  .group_by(Episode.group_id)).all()
     assert sorted(n for _, n in groups) == [3, 3]
+    episodes = api.call("GET", f"/v1/jobs/{job['id']}/episodes").json()["items"]
+    assert [e["policy_version"] for e in episodes] == [2] * 6  # which version samples each
 
 
 def test_jobs_page_through_cursors(api):

@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
+import uuid
+from pathlib import Path
 
 import pytest
-from db_support import postgres_schema
+from db_support import REDIS_URL, postgres_schema
 from redis import Redis
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
@@ -28,6 +32,7 @@ from services.renderer.app import make_celery
 from services.renderer.settings import RendererSettings
 
 pytestmark = pytest.mark.integration
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def submit(stack: Stack, plans: list[EpisodePlan]) -> str:
@@ -208,3 +213,30 @@ def test_a_database_outage_mid_job_is_retried_not_lost():
             stack.close()
             proxy.close()
             direct.kw["bind"].dispose()
+
+
+# What a worker's ``vllm:latest`` episode asks for the version it samples, in a worker's
+# own process as its settings come from the environment.
+LATEST_VERSION = """
+from services.renderer.tasks import _latest_version
+print(_latest_version())
+"""
+
+
+def test_a_worker_reads_the_version_at_the_key_it_is_configured_with():
+    """``DESIGNRL_VERSION_KEY`` names where the learner announces its versions; a worker's
+    ``vllm:latest`` episodes read that key, not the default one (where another learner,
+    or none, announces)."""
+    redis = Redis.from_url(REDIS_URL)
+    key = f"test-version-{uuid.uuid4().hex[:8]}"
+    redis.set(key, 7)
+    env = {**os.environ, "REDIS_URL": REDIS_URL, "DESIGNRL_VERSION_KEY": key,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    try:
+        ran = subprocess.run([sys.executable, "-P", "-c", LATEST_VERSION], env=env,
+                             capture_output=True, text=True, timeout=120)
+    finally:
+        redis.delete(key)
+        redis.close()
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.split()[-1] == "7"

@@ -49,3 +49,36 @@ def test_stack_up_serves_a_job_and_stops_on_sigterm():
         finally:
             if stack.poll() is None:
                 os.killpg(stack.pid, signal.SIGKILL)
+
+
+def _stack_env(argv: list[str], environ: dict[str, str]) -> dict[str, str]:
+    """The environment ``designrl stack up ARGV`` hands its services, run in ``environ``."""
+    from designrl.cli import build_parser
+    from services.stack.command import stack_config
+    from services.stack.launcher import LocalStack
+
+    args = build_parser().parse_args(["stack", "up", *argv])
+    args.environ = environ
+    stack = LocalStack(stack_config(args))
+    try:
+        return stack.env
+    finally:
+        stack.stop()  # nothing started: only its temporary folders go
+
+
+def test_stack_up_hands_its_services_the_stream_and_version_key_asked_for(tmp_path):
+    """The workers publish to the stream, and sample the version announced at the key, that
+    the learner is started with: a flag, else ``$DESIGNRL_GROUPS_STREAM`` /
+    ``$DESIGNRL_VERSION_KEY`` (which the stack once overwrote with the defaults), else the
+    defaults."""
+    from designrl.config import GROUPS_STREAM, VERSION_KEY
+
+    base = {"PATH": os.environ.get("PATH", ""), "DESIGNRL_TRAINING_RUNS_DIR": str(tmp_path)}
+    names = ("DESIGNRL_GROUPS_STREAM", "DESIGNRL_VERSION_KEY")
+    env = _stack_env([], base)
+    assert (env[names[0]], env[names[1]]) == (GROUPS_STREAM, VERSION_KEY)
+    env = _stack_env([], base | {names[0]: "env-stream", names[1]: "env-key"})
+    assert (env[names[0]], env[names[1]]) == ("env-stream", "env-key")
+    env = _stack_env(["--groups-stream", "flag-stream", "--version-key", "flag-key"],
+                     base | {names[0]: "env-stream", names[1]: "env-key"})
+    assert (env[names[0]], env[names[1]]) == ("flag-stream", "flag-key")
