@@ -4,7 +4,9 @@ Late acknowledgement with rejection on worker loss: a task whose worker dies
 mid-episode goes back to the queue (at once when the pool child is killed; when
 the whole worker is, a live worker's sweep restores it ``visibility_timeout_s``
 after it was taken), and the episode's idempotent
-write makes a second run harmless. One task at a time per process; a process that runs
+write makes a second run harmless. A lost broker connection leaves the episode in hand
+running (it writes its result to the store, its message is acknowledged or comes back once
+and is skipped) while the worker reconnects. One task at a time per process; a process that runs
 render-scored episodes keeps one Chromium pool, closed when the process ends.
 """
 
@@ -36,6 +38,8 @@ def make_celery(settings: RendererSettings) -> Celery:
         task_serializer="json",
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
+        # Celery 6's default cancels it, to be run again from the start
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         broker_transport_options={"visibility_timeout": settings.visibility_timeout_s,
                                   "unacked_restore_interval": settings.restore_interval_s,
                                   "unacked_restore_throttle": 1},
