@@ -11,9 +11,10 @@ lost its data in between, and the reconciler then enqueues every queued episode 
 
 A process that never saw the mark cannot tell an empty Redis from a new one, so a loss
 while no API process is looking (the API restarted with Redis) falls back to
-``requeue_after_s``. Each API process judges for itself: with several, each re-enqueues
-once after a loss (a repeated task is harmless: workers claim an episode once it is
-finished, and skip it).
+``requeue_after_s``. With several API processes, the first to notice a loss claims it
+(a second key, per new token) and only it enqueues again: a second copy of every queued
+task would make some episodes run twice at once (still written once, but a delivery and
+an attempt wasted).
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ from redis.exceptions import RedisError
 log = logging.getLogger(__name__)
 
 BROKER_MARK = "designrl:broker_mark"
+CLAIM_TTL_S = 3600  # a claim outlives any re-enqueue; then the key goes
 
 
 class BrokerMark:
-    """``lost()``: has Redis lost its data since the last look? True from the look that
-    finds the mark reset until ``settle()`` (the caller enqueued again what was lost), so a
-    failed re-enqueue is tried again on the next pass. False on the first look and while
-    Redis does not answer (a loss then shows on the first look after)."""
+    """``lost()``: has Redis lost its data since the last look (and is this process the
+    one to enqueue again what it dropped)? True from the look that finds the mark reset
+    until ``settle()`` (the caller enqueued again what was lost), so a failed re-enqueue is
+    tried again on the next pass. False on the first look, for a loss another process
+    claimed, and while Redis does not answer (a loss then shows on the first look after)."""
 
     def __init__(self, redis: Redis, key: str = BROKER_MARK) -> None:
         self.redis, self.key = redis, key
@@ -46,13 +49,15 @@ class BrokerMark:
                 pipe.set(self.key, uuid.uuid4().hex, nx=True)
                 pipe.get(self.key)
                 _, token = pipe.execute()
+            name = token.decode() if isinstance(token, bytes) else token
+            if self.seen is not None and token != self.seen and self.redis.set(
+                    f"{self.key}:claimed:{name}", "1", nx=True, ex=CLAIM_TTL_S):
+                log.warning("the broker lost its data since the last look (Redis restarted "
+                            "empty?): every queued episode is enqueued again")
+                self.pending = True
         except RedisError as exc:
             log.warning("broker mark unreadable (%s); looked for again next pass", exc)
             return self.pending
-        if self.seen is not None and token != self.seen:
-            log.warning("the broker lost its data since the last look (Redis restarted "
-                        "empty?): every queued episode is enqueued again")
-            self.pending = True
         self.seen = token
         return self.pending
 

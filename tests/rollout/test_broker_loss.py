@@ -33,7 +33,7 @@ def mark():
     redis = Redis.from_url(REDIS_URL)
     mark = BrokerMark(redis, key=f"test-broker-mark-{uuid.uuid4().hex[:8]}")
     yield mark
-    redis.delete(mark.key)
+    redis.delete(mark.key, *redis.keys(f"{mark.key}:claimed:*"))
     redis.close()
 
 
@@ -45,6 +45,17 @@ def test_the_mark_tells_a_redis_that_lost_its_data(mark):
     assert mark.lost()  # until what was lost is enqueued again
     mark.settle()
     assert not mark.lost()
+
+
+def test_of_two_processes_watching_one_broker_one_enqueues_again(mark):
+    other = BrokerMark(mark.redis, key=mark.key)
+    assert not mark.lost() and not other.lost()
+    mark.redis.delete(mark.key)
+    assert other.lost() and not mark.lost()  # the first to look claims the loss
+    assert mark.seen == other.seen  # and both look from the new mark on
+    other.settle()
+    mark.redis.delete(mark.key)
+    assert mark.lost() and not other.lost()
 
 
 def test_an_unreachable_redis_is_no_loss():
