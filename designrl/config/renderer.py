@@ -32,6 +32,12 @@ class RendererConfig(StoreConfig, RedisConfig, QueueConfig, EpisodeLimits, Datas
         "(longer than episode_time_limit_s)"))
     restore_interval_s: int = Field(10, ge=1, description=(
         "seconds between a worker's sweeps for such abandoned tasks"))
+    # A Redis restarted at another address (a container's) leaves the old one silent: without
+    # a limit a connection attempt there waits for TCP to give up (about 2 min), holding the
+    # worker's main loop (no episode taken) or its heartbeat (a live worker looks dead).
+    redis_timeout_s: float = Field(5.0, gt=0, description=(
+        "seconds a worker waits to connect to Redis or for its reply (the broker's "
+        "connections and the worker's own, heartbeat included)"))
     # When a process dies its key expires and the API's reconciler takes its running
     # episode back (the API's lost_worker_after_s waits at least this long).
     heartbeat_s: float = Field(10.0, gt=0, description=(

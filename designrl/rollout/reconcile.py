@@ -5,8 +5,10 @@ again.
 longer ago than any task waits (their message is gone), takes back running episodes
 that are lost (``Lost``: their worker stopped beating, or they are past any time
 limit) and either queues them again or, after the attempt cap, records them failed,
-and publishes completed groups that were not published. Every action is idempotent
-downstream, so running it too often costs nothing but a query.
+and publishes completed groups that were not published. When the broker lost its data
+since the last pass (``broker``, ``designrl.rollout.broker``) every queued episode's
+task is gone, and every queued episode is enqueued again at once. Every action is
+idempotent downstream, so running it too often costs nothing but a query.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from designrl.rollout.broker import BrokerMark
 from designrl.store.jobs import (
     groups_to_publish,
     mark_enqueued,
@@ -25,6 +28,7 @@ from designrl.store.jobs import (
     running_episodes,
     take_back_episode,
 )
+from designrl.store.models import utcnow
 
 log = logging.getLogger(__name__)
 
@@ -50,25 +54,33 @@ class Reconciled:
     published: int
     taken_back: int = 0  # running episodes found lost (queued again or failed)
     failed: int = 0  # of those, the ones past the attempt cap
+    broker_lost: bool = False  # the broker lost its data: every queued episode requeued
 
 
 def reconcile(sessions: sessionmaker[Session], *, enqueued_before: datetime,
               enqueue: Callable[[Sequence[str]], None],
               publish: Callable[[str], object] | None = None,
-              lost: Lost | None = None) -> Reconciled:
+              lost: Lost | None = None,
+              broker: BrokerMark | None = None) -> Reconciled:
+    """One pass. ``broker`` tells whether the broker lost its queue since the last pass:
+    then every queued episode is enqueued again, not only those enqueued before
+    ``enqueued_before``, and the loss is settled once they are."""
     taken_back, failed, completed_groups = (take_back_lost(sessions, lost) if lost is not None
                                             else (0, 0, []))
+    emptied = broker is not None and broker.lost()
     with sessions() as session:
-        queued = requeue_candidates(session, enqueued_before)
+        queued = requeue_candidates(session, utcnow() if emptied else enqueued_before)
         unpublished = groups_to_publish(session) if publish is not None else []
     if queued:
         enqueue(queued)
         with sessions() as session:
             mark_enqueued(session, queued)
         log.info("re-enqueued %d episodes", len(queued))
+    if emptied:
+        broker.settle()
     for group_id in dict.fromkeys([*completed_groups, *unpublished]):
         publish(group_id)
-    return Reconciled(len(queued), len(unpublished), taken_back, failed)
+    return Reconciled(len(queued), len(unpublished), taken_back, failed, emptied)
 
 
 def take_back_lost(sessions: sessionmaker[Session], lost: Lost) -> tuple[int, int, list[str]]:

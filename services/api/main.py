@@ -4,9 +4,10 @@ Wiring only: settings, the database and Redis clients, the enqueue function, err
 handlers (422 in plain words, ``errors.py``; 413 for oversized bodies, prediction sets having
 a limit of their own, 503 when the database is down), the routers, the web UI (``/ui``),
 ``/metrics``, ``/docs`` and ``/redoc`` with no CDN (``services.docs_pages``), the
-reconciler loop (queued episodes with no task, running episodes whose worker is gone or
-whose time is up, unpublished groups), the layout env's OpenEnv server mounted at
-``/env`` behind the same API keys, and Eval Protocol's remote rollouts under ``/ep``.
+reconciler loop (queued episodes with no task, every queued episode when Redis lost its
+data, running episodes whose worker is gone or whose time is up, unpublished groups),
+the layout env's OpenEnv server mounted at ``/env`` behind the same API keys, and Eval
+Protocol's remote rollouts under ``/ep``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from designrl.learner.sample_render import SamplePictures
+from designrl.rollout.broker import BrokerMark
 from designrl.rollout.browser import process_runner
 from designrl.rollout.groups import publish_group
 from designrl.rollout.reconcile import Lost, reconcile
@@ -72,6 +74,8 @@ def create_app(settings: ApiSettings | None = None, *,
         app.state.redis = Redis.from_url(settings.redis_url, socket_timeout=3,
                                          socket_connect_timeout=3)
         app.state.enqueue = enqueue or celery_enqueue(settings)
+        app.state.broker_mark = BrokerMark(app.state.redis)
+        app.state.broker_mark.lost()  # the first look: a loss from now on shows
         loop = (asyncio.create_task(_reconcile_forever(app))
                 if settings.reconcile_every_s > 0 else None)
         yield
@@ -131,7 +135,7 @@ def reconcile_once(app: FastAPI):
         max_attempts=settings.max_attempts)
     return reconcile(
         state.sessions, enqueued_before=now - timedelta(seconds=settings.requeue_after_s),
-        enqueue=state.enqueue, lost=lost,
+        enqueue=state.enqueue, lost=lost, broker=state.broker_mark,
         publish=lambda group_id: publish_group(state.sessions, state.redis, group_id,
                                                settings.groups_stream))
 

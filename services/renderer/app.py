@@ -3,9 +3,12 @@
 Late acknowledgement with rejection on worker loss: a task whose worker dies
 mid-episode goes back to the queue (at once when the pool child is killed; when
 the whole worker is, a live worker's sweep restores it ``visibility_timeout_s``
-after it was taken), and the episode's idempotent
-write makes a second run harmless. One task at a time per process; a process that runs
-render-scored episodes keeps one Chromium pool, closed when the process ends.
+after it was taken), and the episode's idempotent write makes a second run harmless.
+A lost broker connection leaves the episode in hand running (its result goes to the
+store; its message, if it cannot be acknowledged, comes back once and is skipped) while
+the worker reconnects, every connection attempt bounded by ``redis_timeout_s``. One task
+at a time per process; a process that runs render-scored episodes keeps one Chromium
+pool, closed when the process ends.
 """
 
 from __future__ import annotations
@@ -36,9 +39,13 @@ def make_celery(settings: RendererSettings) -> Celery:
         task_serializer="json",
         accept_content=["json"],
         broker_connection_retry_on_startup=True,
+        # Celery 6's default cancels it, to be run again from the start
+        worker_cancel_long_running_tasks_on_connection_loss=False,
         broker_transport_options={"visibility_timeout": settings.visibility_timeout_s,
                                   "unacked_restore_interval": settings.restore_interval_s,
-                                  "unacked_restore_throttle": 1},
+                                  "unacked_restore_throttle": 1,
+                                  "socket_connect_timeout": settings.redis_timeout_s,
+                                  "socket_timeout": settings.redis_timeout_s},
         worker_hijack_root_logger=False,
         task_soft_time_limit=settings.episode_time_limit_s,
         task_time_limit=settings.episode_time_limit_s + 30,

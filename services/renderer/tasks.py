@@ -56,7 +56,8 @@ def _sessions():
 
 @cache
 def _redis() -> Redis:
-    return Redis.from_url(settings.redis_url)
+    return Redis.from_url(settings.redis_url, socket_connect_timeout=settings.redis_timeout_s,
+                          socket_timeout=settings.redis_timeout_s)
 
 
 @cache
