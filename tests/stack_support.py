@@ -14,7 +14,7 @@ import httpx
 from db_support import REDIS_URL
 from redis import Redis
 
-from designrl.store import make_engine, make_sessionmaker
+from designrl.store import make_engine, make_sessionmaker, upgrade
 from designrl.store.keys import create_api_key
 from designrl.store.models import Job
 from services.stack import LocalStack, StackConfig, free_port
@@ -99,3 +99,13 @@ class Stack(LocalStack):
         except Exception:  # noqa: BLE001 - a private redis may be gone already
             pass
         self.sessions.kw["bind"].dispose()
+
+
+def admin_key(url: str) -> str:
+    """A new admin API key in the database at ``url`` (migrated first)."""
+    upgrade(url)
+    engine = make_engine(url)
+    with make_sessionmaker(engine)() as session:
+        key = create_api_key(session, "ops", "admin")
+    engine.dispose()
+    return key

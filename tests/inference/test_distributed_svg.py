@@ -29,7 +29,7 @@ from db_support import REDIS_URL, postgres_schema
 from process_support import descendants, process_table
 from redis import Redis
 from sqlalchemy import select
-from stack_support import free_port
+from stack_support import admin_key, free_port
 from svg_sft_support import SVG_SEEDS
 
 from designrl.inference.vllm_server import AdapterRegistry, version_name
@@ -38,8 +38,7 @@ from designrl.learner.checkpoint import latest_checkpoint, read_state
 from designrl.learner.runs import read_curves
 from designrl.learner.versions import current_version
 from designrl.rollout.groups import ScoredGroup
-from designrl.store import make_engine, make_sessionmaker, upgrade
-from designrl.store.keys import create_api_key
+from designrl.store import make_engine, make_sessionmaker
 from designrl.store.models import Episode
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
@@ -124,15 +123,6 @@ def wait_until(predicate: Callable[[], bool], timeout: float, what: str,
             assert process.poll() is None, f"{process.args[:4]} exited while waiting for {what}"
         assert time.monotonic() < deadline, f"timed out after {timeout:g} s waiting for {what}"
         time.sleep(0.5)
-
-
-def admin_key(url: str) -> str:
-    upgrade(url)
-    engine = make_engine(url)
-    with make_sessionmaker(engine)() as session:
-        key = create_api_key(session, "ops", "admin")
-    engine.dispose()
-    return key
 
 
 def stream_groups(redis: Redis, stream: str) -> dict[str, ScoredGroup]:

@@ -16,25 +16,13 @@ from pathlib import Path
 import httpx
 import pytest
 from db_support import REDIS_URL
-from stack_support import free_port
-
-from designrl.store import make_engine, make_sessionmaker, upgrade
-from designrl.store.keys import create_api_key
+from stack_support import admin_key, free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 JOB = {"kind": "benchmark", "tasks": ["gen-banner"], "seeds": [1_000_000],
        "policies": ["vllm:tiny"]}
-
-
-def admin_key(url: str) -> str:
-    upgrade(url)
-    engine = make_engine(url)
-    with make_sessionmaker(engine)() as session:
-        key = create_api_key(session, "ops", "admin")
-    engine.dispose()
-    return key
 
 
 def stack_up(cwd: Path, *args: str) -> subprocess.Popen:

@@ -103,10 +103,9 @@ def wait_for(client, job_id: str, timeout: float) -> dict:
     return job
 
 
-def test_a_renderer_killed_mid_episode_loses_and_duplicates_nothing(stack, client):
-    """The container goes outright (SIGKILL): the API's reconciler takes its episode back
-    once its heartbeat lapses, a live renderer runs it, and it is written once."""
-    seeds = list(range(1_000_000, 1_000_012))
+def submit_until_running(client, seeds: list[int]) -> tuple[dict, float]:
+    """A gen-html job of ``seeds`` (``reference``) submitted, once one of its episodes
+    runs: the job and when it was submitted."""
     job = client.post("/v1/jobs", json={"kind": "benchmark", "tasks": ["gen-html"],
                                         "seeds": seeds, "policies": ["reference"]}).json()
     started = time.monotonic()
@@ -114,6 +113,14 @@ def test_a_renderer_killed_mid_episode_loses_and_duplicates_nothing(stack, clien
             f"/v1/jobs/{job['id']}/episodes").json()["items"]):
         assert time.monotonic() - started < 60, "no episode started"
         time.sleep(0.5)
+    return job, started
+
+
+def test_a_renderer_killed_mid_episode_loses_and_duplicates_nothing(stack, client):
+    """The container goes outright (SIGKILL): the API's reconciler takes its episode back
+    once its heartbeat lapses, a live renderer runs it, and it is written once."""
+    seeds = list(range(1_000_000, 1_000_012))
+    job, started = submit_until_running(client, seeds)
     victim = stack.containers("renderer")[0]
     subprocess.run(["podman", "kill", victim], check=True, capture_output=True)
     try:
@@ -216,13 +223,7 @@ def test_redis_restarted_during_a_job(stack, client, empty):
     its broker mark gone, enqueues them again on its next pass (30 s). Every renderer,
     busy during the restart or not, takes episodes after it."""
     seeds = list(range(1_000_300 + 100 * empty, 1_000_324 + 100 * empty))
-    job = client.post("/v1/jobs", json={"kind": "benchmark", "tasks": ["gen-html"],
-                                        "seeds": seeds, "policies": ["reference"]}).json()
-    started = time.monotonic()
-    while not any(e["status"] == "running" for e in client.get(
-            f"/v1/jobs/{job['id']}/episodes").json()["items"]):
-        assert time.monotonic() - started < 60, "no episode started"
-        time.sleep(0.5)
+    job, started = submit_until_running(client, seeds)
     at_fault = client.get(f"/v1/jobs/{job['id']}/episodes").json()["items"]
     waiting = {e["id"] for e in at_fault if e["status"] == "queued"}
     fault, fault_time = time.monotonic(), time.time()
