@@ -53,7 +53,7 @@ import numpy as np
 from PIL import Image
 
 from designrl.render.runner import PoolRunner
-from designrl.render.types import RenderResult
+from designrl.render.types import InfrastructureError, RenderResult
 from designrl.tasks.batch import RewardFunction, component_rewards
 from designrl.tasks.family import FamilyScore, Outcome, Scored
 from designrl.tasks.html.appearance import (
@@ -106,6 +106,11 @@ def html_outcome(error: str | None) -> Outcome:
     if error in ("no_html_document",) or error.startswith("completion_too_large"):
         return "invalid_output"
     return "timeout" if "timed_out" in error or error == "timeout" else "render_failed"
+
+
+# A reference is a page of the dataset that rendered when the dataset was checked: when it
+# times out or crashes now, the renderer is overloaded or lost, not the design.
+REFERENCE_LOAD_PROBLEMS = frozenset({"timeout", "render_timed_out", "page_crashed"})
 
 
 def render_problem(result) -> str | None:
@@ -282,6 +287,9 @@ class HtmlReward:
         problem = render_problem(reference.render)
         if problem is None and reference.prepared is None:
             problem = "no screenshot"
+        if problem in REFERENCE_LOAD_PROBLEMS:
+            self._references.pop(reference_html, None)  # the next try renders it again
+            raise InfrastructureError(f"the reference page did not render: {problem}")
         if problem is not None:
             raise ValueError(f"the reference page does not render: {problem}")
         capture = await self._capture(html, reference.viewport)
@@ -309,10 +317,11 @@ class HtmlReward:
 
     async def score_column(self, reference_html: str, completion: str) -> Scored | None:
         """``score`` from a dataset row's ``reference_html`` (TRL's reward functions); None
-        (and a warning) when the reference itself does not render: no reward to give."""
+        (and a warning) when the reference itself does not render, or the renderer failed:
+        no reward to give, never a score."""
         try:
             return (await self.score(reference_html, completion)).scored()
-        except ValueError as exc:
+        except (ValueError, InfrastructureError) as exc:
             log.warning("html reward: %s", exc)
             return None
 

@@ -102,3 +102,27 @@ def test_bad_completions_are_scored_failures():
         if expected:
             assert score.error and expected in score.error, (completion[:40], score.error)
     assert ok.total >= 0.95
+
+
+@pytest.mark.integration
+def test_a_reference_that_times_out_is_an_infrastructure_failure_tried_again():
+    """A dataset page rendered when the dataset was checked: timing out now is the
+    renderer's load, not the design's, so never a score and never cached."""
+    from designrl.render.types import InfrastructureError
+
+    spinning = "<html><body><p>Menu</p><script>while (true) {}</script></body></html>"
+    page = "<html><body><h1>Harbour Bakery</h1><p>Fresh bread daily.</p></body></html>"
+
+    async def run():
+        async with _pool() as pool:
+            reward = HtmlReward(pool)
+            with pytest.raises(InfrastructureError, match="timeout"):
+                await reward.score(spinning, page)
+            cached_after_failure = spinning in reward._references
+            column = await reward.score_column(spinning, page)
+            return cached_after_failure, column, await reward.score(page, page)
+
+    cached_after_failure, column, ok = asyncio.run(run())
+    assert not cached_after_failure  # the next try renders the reference again
+    assert column is None  # TRL's reward functions: no reward for the row, not 0
+    assert ok.total >= 0.95  # the pool still serves
