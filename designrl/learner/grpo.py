@@ -11,8 +11,9 @@ PPO ratio is taken against the policy that actually sampled, however stale.
 ``N`` (``publish(version, model)``); every ``checkpoint_every`` updates a checkpoint
 is written and only then are its groups acknowledged; on start it resumes from the
 newest complete checkpoint; every update appends one row of curves
-(``curves.jsonl``) and a few of the samples it trained on (``samples.jsonl``; the
-folder's format is ``designrl.learner.runs``).
+(``curves.jsonl``, drawn as ``curves.png`` when training ends and at checkpoints at most
+once a minute) and a few of the samples it trained on (``samples.jsonl``; the folder's
+format is ``designrl.learner.runs``).
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ from typing import Any
 from designrl.config.training import GRPOSettings
 from designrl.learner.checkpoint import latest_checkpoint, read_state, write_state
 from designrl.learner.feed import Batch, FeedStats, FeedStopped, GroupFeed
+from designrl.learner.plots import plot_curves, read_curves
 from designrl.learner.runs import CURVES_FILE, append_samples, sample_rows
 from designrl.learner.sources import GroupSource
+
+CURVES_PNG = "curves.png"
+PLOT_EVERY_S = 60.0  # drawing takes about a second: not after every update
 
 
 def scored_upstream(prompts, completions, **kwargs):
@@ -113,6 +118,7 @@ class Learner:
         self.output_dir.mkdir(parents=True, exist_ok=True)
         self.publish = publish
         self.log = log
+        self.model_dir = str(model_dir)
         self.tokenizer = AutoTokenizer.from_pretrained(model_dir)
         self.resume_from = latest_checkpoint(self.output_dir)
         state = read_state(self.resume_from) if self.resume_from else {}
@@ -126,6 +132,7 @@ class Learner:
         model = AutoModelForCausalLM.from_pretrained(model_dir)
         self.trainer = self._make_trainer(model)
         self._step_started, self._idle_before = time.monotonic(), 0.0
+        self._plotted_at = time.monotonic()
 
     def _prompt_ids(self, messages) -> list[int]:
         from designrl.inference.transformers_backend import chat_prompt_ids
@@ -192,10 +199,20 @@ class Learner:
                                if self.resume_from else None)
         except FeedStopped:
             pass
+        self.plot()
         return self.feed.stats.as_dict()
 
     def stop(self) -> None:
         self.feed.stop()
+
+    def plot(self) -> Path | None:
+        """Draw ``curves.jsonl`` as ``curves.png``; None before the first update."""
+        self._plotted_at = time.monotonic()
+        curves = self.output_dir / CURVES_FILE
+        if not curves.exists():
+            return None
+        return plot_curves(read_curves(curves), self.output_dir / CURVES_PNG,
+                           title=f"GRPO from {self.model_dir}")
 
     def _model(self):
         return self.trainer.accelerator.unwrap_model(self.trainer.model)
@@ -213,6 +230,8 @@ class Learner:
                              "lineage": self.lineage,
                              "stats": self.feed.stats.as_dict()})
         self.feed.commit()
+        if time.monotonic() - self._plotted_at >= PLOT_EVERY_S:  # a live run's picture
+            self.plot()
 
     def _on_log(self, version: int, logs: dict) -> None:
         if "loss" not in logs:  # the closing summary, not an update

@@ -10,8 +10,7 @@ from typing import Any
 
 from designrl.learner.embedded import RolloutSettings, train_embedded
 from designrl.learner.evaluate import evaluate_layout
-from designrl.learner.grpo import CURVES_FILE, GRPOSettings
-from designrl.learner.plots import plot_curves, read_curves
+from designrl.learner.grpo import CURVES_PNG, GRPOSettings
 from designrl.policies import check_model_dir
 
 
@@ -38,9 +37,7 @@ def run_train_workflow(model_dir: str, out_dir: Path, rollouts: RolloutSettings,
     if eval_seeds:
         report({"stage": "evaluate", "when": "after", "seeds": len(eval_seeds)})
         summary["after"] = _evaluate(stats["model_dir"], rollouts, eval_seeds)
-    plot = plot_curves(read_curves(out_dir / CURVES_FILE), out_dir / "curves.png",
-                       title=f"GRPO from {model_dir}")
-    summary["curves_png"] = str(plot)
+    summary["curves_png"] = str(out_dir / CURVES_PNG)  # drawn by the learner as it ends
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 

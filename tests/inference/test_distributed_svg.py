@@ -258,6 +258,7 @@ def check_training(redis: Redis, stream: str, key: str, out: Path, log: Path, se
     assert [v["version"] for v in versions["versions"]] == list(range(last + 1))
     curves = read_curves(out / RUN)
     assert [row["version"] for row in curves] == list(range(1, last + 1))
+    assert (out / RUN / "curves.png").read_bytes()[:4] == b"\x89PNG"  # drawn as it stopped
     trained_rewards = []
     for row, group_id in zip(curves, trained, strict=True):
         rewards = [s.reward for s in groups[group_id].samples if s.reward is not None]
