@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 OUT ?= out/bench
 
-.PHONY: run test lint bench-speed clean setup chromium system-packages ep-venv images stack-test
+.PHONY: run test lint bench-speed clean setup chromium system-packages ep-venv images stack-test stack-smoke
 
 # Root installs directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -94,6 +94,11 @@ $(COMPOSE_STAMP):
 # The stack in containers, three renderers (tests/stack; left out of `make test`).
 stack-test: setup images
 	DESIGNRL_REQUIRE_NATIVE=1 $(PY) -m pytest -q -m stack tests/stack
+
+# The part of it CI runs after `make test` (.ci/run): the stack up, Prometheus scraping the
+# renderers, a four-family benchmark scoring as embedded, the learner image; not the faults.
+stack-smoke: setup images
+	DESIGNRL_REQUIRE_NATIVE=1 $(PY) -m pytest -q -m 'stack and smoke' tests/stack
 
 clean:
 	rm -rf $(VENV) $(VLLM_VENV) $(EP_VENV) out .pytest_cache

@@ -77,8 +77,11 @@ def dockerfile_stages() -> dict[str, str]:
 
 
 def installed_extras(body: str) -> set[str]:
-    """The extras a stage's ``pip install '.[...]'`` installs (the base stage installs none)."""
-    found = re.findall(r"pip install [^\n]*'\.\[([\w,]+)\]'", body)
+    """The extras whose requirements a stage installs (``requirements.py EXTRAS``, before the
+    code); its ``pip install --no-deps '.[...]'`` of the code must name the same ones."""
+    found = re.findall(r"python requirements\.py ([\w,]+)", body)
+    named = re.findall(r"pip install [^\n]*--no-deps '\.\[([\w,]+)\]'", body)
+    assert found == named, (found, named)
     return {extra for extras in found for extra in extras.split(",")}
 
 

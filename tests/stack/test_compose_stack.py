@@ -2,7 +2,9 @@
 `make images` built, migrations applied, /readyz green, Prometheus scraping each renderer
 replica through DNS discovery, and a four-family benchmark over REST that scores what
 the embedded run scores. Marked ``stack`` and left out of the default run (the images take
-minutes to build): ``make images && pytest -m stack``."""
+minutes to build): ``make images && pytest -m stack``. CI runs the four marked ``smoke``
+after ``make test`` (``make stack-smoke``); the fault scenarios' figures are in
+bench/RESULTS.md."""
 
 from __future__ import annotations
 
@@ -46,12 +48,14 @@ def client(stack):
         yield client
 
 
+@pytest.mark.smoke
 def test_the_stack_comes_up_with_three_renderers(stack):
     assert stack.ready["database"] == stack.ready["broker"] == "ok"
     assert len(stack.containers("renderer")) == 3
     print(f"stack up and ready in {stack.up_s:.0f} s")
 
 
+@pytest.mark.smoke
 def test_prometheus_scrapes_each_renderer_replica(stack):
     deadline = time.monotonic() + 90  # the first scrape comes within one 15 s interval
     while time.monotonic() < deadline:
@@ -62,6 +66,7 @@ def test_prometheus_scrapes_each_renderer_replica(stack):
     raise AssertionError(f"renderer targets: {[(t['scrapeUrl'], t['health']) for t in targets]}")
 
 
+@pytest.mark.smoke
 def test_a_four_family_benchmark_scores_what_the_embedded_run_scores(client):
     started = time.monotonic()
     job = client.post("/v1/jobs", json=JOB)
@@ -82,6 +87,7 @@ def test_a_four_family_benchmark_scores_what_the_embedded_run_scores(client):
         assert e["total_reward"] == pytest.approx(embedded.total_reward, abs=1e-6), e
 
 
+@pytest.mark.smoke
 def test_the_learner_image_starts_and_imports_its_trainer():
     """GPU-free: the learner's own image has the train extra its service imports."""
     run = subprocess.run(
