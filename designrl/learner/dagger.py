@@ -87,13 +87,14 @@ def dagger_examples(backend: Backend, task_ids: Sequence[str], seeds: Sequence[i
     return examples, sum(len(record["actions"]) for record in records)
 
 
-def seed_blocks(train_seeds: Sequence[int], rounds: int, per_round: int) -> list[range]:
+def seed_blocks(train_seeds: Sequence[int], rounds: int, per_round: int,
+                validate: bool = False) -> list[range]:
     """The blocks of unseen train seeds after the SFT train seeds: one for each of
     ``rounds`` rounds to play, then one on which every model is validated (none
-    without rounds)."""
+    without rounds, unless ``validate``: SFT's checkpoints to choose from)."""
     first = max(train_seeds) + 1
     blocks = [range(first + n * per_round, first + (n + 1) * per_round)
-              for n in range(rounds + 1 if rounds else 0)]
+              for n in range(rounds + 1 if rounds or validate else 0)]
     check_train_seeds(blocks[-1] if blocks else ())
     return blocks
 

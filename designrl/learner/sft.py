@@ -138,6 +138,17 @@ def saved_checkpoints(out_dir: str | Path) -> list[Path]:
     return sorted(found, key=lambda path: int(path.name.rsplit("-", 1)[1]))
 
 
+def candidate_models(model: str | Path) -> list[Path]:
+    """A finished ``train_sft`` run's models to choose from, in training order: the
+    checkpoints saved before its last step, then the final model itself (the last
+    checkpoint is the same weights)."""
+    model = Path(model)
+    history = json.loads((model / "sft_log.json").read_text())["log_history"]
+    last = max((row.get("step", 0) for row in history), default=0)
+    return [*(c for c in saved_checkpoints(model) if int(c.name.rsplit("-", 1)[1]) < last),
+            model]
+
+
 def losses(out_dir: str | Path) -> list[float]:
     """The training loss at each logging step of a finished ``train_sft`` run."""
     log = json.loads((Path(out_dir) / "sft_log.json").read_text())

@@ -30,11 +30,13 @@ class SFTRequestError(ValueError):
 class SFTOutcome:
     """What the workflow trained, kept and measured."""
 
-    model: Path  # the kept model: the one rejected least on the validation seeds
+    model: Path  # the kept model: the one rejected least on the validation seeds, of SFT's
+    # saved checkpoints, its final model and every DAgger round's
     losses: list[float]  # SFT's train loss per logging step
     rounds: list[Round]
     validation_seeds: list[int]
-    played: list[Played]  # every model on the validation seeds (none without rounds)
+    played: list[Played]  # every model on the validation seeds (none without rounds or
+    # checkpoints)
     results: dict[str, dict[str, Any]]  # "base" and "sft": evaluate_layout's report
     seconds: float
 
@@ -46,7 +48,7 @@ def run_sft_workflow(config: SFTWorkflowConfig,
     from designrl.inference.transformers_backend import TransformersBackend
     from designrl.learner.dagger import best_model, dagger_rounds, round_settings, validate
     from designrl.learner.evaluate import evaluate_layout
-    from designrl.learner.sft import losses, train_sft
+    from designrl.learner.sft import candidate_models, losses, train_sft
     from designrl.tasks.layout.env import GENERATED_TASK_IDS
     from designrl.tasks.layout.prompt import prompt_style_of
 
@@ -66,7 +68,8 @@ def run_sft_workflow(config: SFTWorkflowConfig,
                                 style=style, settings=round_settings(config.settings.seed),
                                 step_limit=config.step_limit))
     played = [validate(model, tasks, blocks[-1], style=style, step_limit=config.step_limit)
-              for model in [sft_model, *(r.model for r in rounds)]] if blocks else []
+              for model in [*candidate_models(sft_model), *(r.model for r in rounds)]
+              ] if blocks else []
     for run in played:
         log(f"{run.model}: {run.rejected_rate:.1%} of {run.steps} steps rejected "
             f"on the validation seeds")
@@ -97,7 +100,8 @@ def _check_request(config: SFTWorkflowConfig, tasks: list[str], train_seeds: lis
         raise ValueError(f"--eval-seeds must be test seeds (>= {TEST_SEED_START})")
     if config.dagger_rounds < 0 or config.dagger_seeds < 1:
         raise ValueError("--dagger-rounds must be >= 0 and --dagger-seeds >= 1")
-    return seed_blocks(train_seeds, config.dagger_rounds, config.dagger_seeds)
+    return seed_blocks(train_seeds, config.dagger_rounds, config.dagger_seeds,
+                       validate=config.settings.checkpoints > 0)
 
 
 def _write_expert_data(config: SFTWorkflowConfig, tasks: list[str], train_seeds: list[int],

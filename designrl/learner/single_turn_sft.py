@@ -10,7 +10,6 @@ blindly once cost a layout run 17 points of valid actions.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,7 +40,7 @@ def run_single_turn_sft(base_model: str | Path, task_id: str, out: str | Path, *
     ``out``; keep the candidate best on ``validation_seeds``; evaluate it on
     ``test_seeds`` and the base model on ``base_seeds`` (default: the test seeds), every
     answer in at most ``max_tokens`` (``evaluate_single_turn``)."""
-    from designrl.learner.sft import losses, saved_checkpoints, train_sft
+    from designrl.learner.sft import candidate_models, losses, train_sft
     from designrl.learner.sft_data import teacher_examples, write_jsonl
     from designrl.policies import check_model_dir
 
@@ -57,7 +56,7 @@ def run_single_turn_sft(base_model: str | Path, task_id: str, out: str | Path, *
     model = train_sft(base_model, data, out, settings)
     seconds["train"] = _lap(started)
     started = time.perf_counter()
-    candidates = [*_earlier_checkpoints(model, saved_checkpoints(model)), model]
+    candidates = candidate_models(model)
     validation = []
     for candidate in candidates:
         report = evaluate_single_turn(candidate, task_id, validation_seeds,
@@ -98,13 +97,6 @@ def _check_seeds(task_id: str, train: Sequence[int], validation: Sequence[int],
         raise ValueError("train and validation seeds must be in the train split")
     if not all(is_test_item(task_id, seed) for seed in test):
         raise ValueError("test seeds must be in the test split")
-
-
-def _earlier_checkpoints(model: Path, checkpoints: list[Path]) -> list[Path]:
-    """The checkpoints before the last step (the last one is ``model`` itself)."""
-    history = json.loads((model / "sft_log.json").read_text())["log_history"]
-    last = max((row.get("step", 0) for row in history), default=0)
-    return [c for c in checkpoints if int(c.name.rsplit("-", 1)[1]) < last]
 
 
 def _lap(started: float) -> float:

@@ -76,6 +76,28 @@ def test_designrl_sft_runs_dagger_rounds_after_sft(tiny_model, tmp_path, capsys)
     assert (out / "dagger-2" / "designrl_prompt.json").exists()
 
 
+@pytest.mark.slow
+def test_designrl_sft_keeps_the_checkpoint_rejected_least_without_dagger(tiny_model, tmp_path,
+                                                                         capsys):
+    """No rounds, but ``--checkpoints``: SFT's saved models and its final one are validated
+    on the block after the train seeds and the one rejected least is kept."""
+    from designrl.cli import main
+
+    out = tmp_path / "sft"
+    code = main(["sft", "--model", tiny_model, "--out", str(out), "--tasks", "gen-poster",
+                 "--train-seeds", "0-3", "--dagger-seeds", "1", "--checkpoints", "2",
+                 "--epochs", "3", "--eval-seeds", "1000000", "--step-limit", "2", "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["validation_seeds"] == [4]
+    rates = report["validation_rejected_rate"]
+    saved = sorted((out / "checkpoints").glob("checkpoint-*"),
+                   key=lambda p: int(p.name.rsplit("-", 1)[1]))
+    assert list(rates) == [*map(str, saved[:2]), str(out)]  # the last checkpoint is `out`
+    best = min(rates.values())
+    assert report["model"] == [m for m, r in rates.items() if r == best][-1]  # later on a tie
+
+
 def test_designrl_sft_refuses_bad_dagger_arguments(tmp_path, capsys):
     from designrl.cli import main
 
