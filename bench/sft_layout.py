@@ -100,12 +100,7 @@ def run_workflow(args: argparse.Namespace) -> tuple[dict, dict[str, dict], dict]
     """Build, evaluate, fine-tune (and DAgger), validate and pick a model; writes and
     returns the report, with every stage's evaluation and the validation runs."""
     from designrl.inference.transformers_backend import TransformersBackend
-    from designrl.learner.dagger import (
-        best_model,
-        dagger_rounds,
-        round_settings,
-        seed_blocks,
-    )
+    from designrl.learner.dagger import dagger_rounds, round_settings, seed_blocks
     from designrl.learner.evaluate import evaluate_layout
     from designrl.learner.sft import candidate_models, losses, train_sft
     from designrl.models.tiny import build_tiny_model
@@ -152,11 +147,9 @@ def run_workflow(args: argparse.Namespace) -> tuple[dict, dict[str, dict], dict]
             candidates[f"dagger {number}"] = run.model
             evaluate(f"dagger {number}", run.model)
             mark = time.perf_counter()
-        stages = validate_candidates(args, candidates, blocks[-1]) if blocks else {}
+        stages, chosen = choose(args, candidates, blocks)
         if blocks:
             seconds["validate"] = time.perf_counter() - mark
-        kept = best_model(list(stages.values())) if stages else None
-        chosen = next((stage for stage, run in stages.items() if run is kept), "sft")
         model = candidates[chosen]
         if chosen not in results:  # a checkpoint: played on the test seeds once kept
             evaluate(chosen, model)
@@ -191,14 +184,17 @@ def sft_settings(args: argparse.Namespace):
     return SFTSettings(**{k: v for k, v in overrides.items() if v is not None})
 
 
-def validate_candidates(args: argparse.Namespace, candidates: dict[str, Path],
-                        seeds: list[int]) -> dict:
-    """stage: Played, each candidate model on the same validation seeds."""
-    from designrl.learner.dagger import validate
+def choose(args: argparse.Namespace, candidates: dict[str, Path],
+           blocks: list[range]) -> tuple[dict, str]:
+    """stage: Played, each candidate model on the same validation seeds (the last block;
+    none without blocks), and the stage kept: rejected least, the later on a tie."""
+    from designrl.learner.dagger import best_model, validate
 
-    return {stage: validate(path, GENERATED_TASK_IDS, seeds, style=args.prompt_style,
-                            step_limit=args.step_limit)
-            for stage, path in candidates.items()}
+    stages = {stage: validate(path, GENERATED_TASK_IDS, blocks[-1], style=args.prompt_style,
+                              step_limit=args.step_limit)
+              for stage, path in candidates.items()} if blocks else {}
+    kept = best_model(list(stages.values())) if stages else None
+    return stages, next((stage for stage, run in stages.items() if run is kept), "sft")
 
 
 def print_table(args: argparse.Namespace, report: dict, results: dict[str, dict],
