@@ -232,6 +232,9 @@ class ColorSpec:
                 return False
             return _modifier_ok(self.modifier, rgb)
         assert self.rgb is not None
+        toned = _toned(self.rgb, self.modifier, rgb)
+        if toned is not None:
+            return toned
         if _distance(self.rgb, rgb) <= 60:
             return True
         if self.text.startswith("#") or self.text.startswith("rgb"):
@@ -311,6 +314,20 @@ def _modifier_ok(modifier: str | None, rgb: RGB) -> bool:
     return True
 
 
+def _toned(named: RGB, modifier: str | None, rgb: RGB) -> bool | None:
+    """A named colour made darker ("deep royal blue") or lighter ("pale sky blue"): its hue,
+    from that shade up to halfway to black or white (past it, another name: navy, not a deep
+    royal blue); None for modifiers that do not say which way."""
+    if modifier not in ("dark", "deep", "light", "pale", "pastel"):
+        return None
+    (hue_a, _, light_a), (hue_b, _, light_b) = hsl(named), hsl(rgb)
+    if not colour_families(named) & colour_families(rgb) or _hue_gap(hue_b, hue_a, hue_a) > 10:
+        return False
+    darker = modifier in ("dark", "deep")
+    return (light_a / 2 if darker else light_a - 0.05) <= light_b \
+        <= (light_a + 0.05 if darker else (1 + light_a) / 2)
+
+
 def _distance(a: RGB, b: RGB) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
 
@@ -325,6 +342,8 @@ def color_spec(phrase: str) -> ColorSpec | None:
         parsed = parse_color(text)
         return ColorSpec(text, rgb=parsed.rgb) if parsed else None
     words = text.split(" ")
+    if len(words) == 3 and words[0] in MODIFIERS:
+        return _toned_name(text, words[0], " ".join(words[1:]))
     if len(words) > 2:
         return None
     if len(words) == 2:
@@ -351,6 +370,15 @@ def _two_words(text: str, first: str, last: str) -> ColorSpec | None:
     if (head is None and first not in DESCRIPTIVE) or tail is None:
         return None
     return ColorSpec(text, family=tail.family, modifier=tail.modifier, rgb=tail.rgb)
+
+
+def _toned_name(text: str, modifier: str, name: str) -> ColorSpec | None:
+    """"deep royal blue", "light sky blue": a CSS name joined, else the shades ``_toned``."""
+    joined, base = text.replace(" ", ""), color_spec(name)
+    if joined in CSS_COLORS or base is None:
+        return ColorSpec(text, rgb=CSS_COLORS[joined]) if joined in CSS_COLORS else None
+    return replace(base, text=text, modifier=modifier,
+                   family=base.family if base.rgb is None else None)
 
 
 def _one_word(word: str) -> ColorSpec | None:
