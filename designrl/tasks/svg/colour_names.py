@@ -232,9 +232,8 @@ class ColorSpec:
                 return False
             return _modifier_ok(self.modifier, rgb)
         assert self.rgb is not None
-        toned = _toned(self.rgb, self.modifier, rgb)
-        if toned is not None:
-            return toned
+        if self.modifier in ("dark", "deep", "light", "pale", "pastel"):
+            return _toned(self, rgb)
         if _distance(self.rgb, rgb) <= 60:
             return True
         if self.text.startswith("#") or self.text.startswith("rgb"):
@@ -314,18 +313,17 @@ def _modifier_ok(modifier: str | None, rgb: RGB) -> bool:
     return True
 
 
-def _toned(named: RGB, modifier: str | None, rgb: RGB) -> bool | None:
-    """A named colour made darker ("deep royal blue") or lighter ("pale sky blue"): its hue,
-    from that shade up to halfway to black or white (past it, another name: navy, not a deep
-    royal blue); None for modifiers that do not say which way."""
-    if modifier not in ("dark", "deep", "light", "pale", "pastel"):
-        return None
-    (hue_a, _, light_a), (hue_b, _, light_b) = hsl(named), hsl(rgb)
-    if not colour_families(named) & colour_families(rgb) or _hue_gap(hue_b, hue_a, hue_a) > 10:
+def _toned(spec: ColorSpec, rgb: RGB) -> bool:
+    """A named colour made darker ("deep royal blue") or lighter ("pale sky blue"): what the
+    name allows or its hue further that way (darker only up to halfway to black: past it,
+    another name, navy, not a deep royal blue), never a shade the other way."""
+    (hue_a, _, light_a), (hue_b, _, light_b) = hsl(spec.rgb), hsl(rgb)
+    darker = spec.modifier in ("dark", "deep")
+    if (light_b > light_a + 0.05) if darker else (light_b < light_a - 0.05):
         return False
-    darker = modifier in ("dark", "deep")
-    return (light_a / 2 if darker else light_a - 0.05) <= light_b \
-        <= (light_a + 0.05 if darker else (1 + light_a) / 2)
+    return replace(spec, modifier=None).matches(rgb) or (
+        bool(colour_families(spec.rgb) & colour_families(rgb))
+        and _hue_gap(hue_b, hue_a, hue_a) <= 10 and (not darker or light_b >= light_a / 2))
 
 
 def _distance(a: RGB, b: RGB) -> float:
