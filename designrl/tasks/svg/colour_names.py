@@ -232,6 +232,8 @@ class ColorSpec:
                 return False
             return _modifier_ok(self.modifier, rgb)
         assert self.rgb is not None
+        if self.modifier in ("dark", "deep", "light", "pale", "pastel"):
+            return _toned(self, rgb)
         if _distance(self.rgb, rgb) <= 60:
             return True
         if self.text.startswith("#") or self.text.startswith("rgb"):
@@ -311,6 +313,19 @@ def _modifier_ok(modifier: str | None, rgb: RGB) -> bool:
     return True
 
 
+def _toned(spec: ColorSpec, rgb: RGB) -> bool:
+    """A named colour made darker ("deep royal blue") or lighter ("pale sky blue"): what the
+    name allows or its hue further that way (darker only up to halfway to black: past it,
+    another name, navy, not a deep royal blue), never a shade the other way."""
+    (hue_a, _, light_a), (hue_b, _, light_b) = hsl(spec.rgb), hsl(rgb)
+    darker = spec.modifier in ("dark", "deep")
+    if (light_b > light_a + 0.05) if darker else (light_b < light_a - 0.05):
+        return False
+    return replace(spec, modifier=None).matches(rgb) or (
+        bool(colour_families(spec.rgb) & colour_families(rgb))
+        and _hue_gap(hue_b, hue_a, hue_a) <= 10 and (not darker or light_b >= light_a / 2))
+
+
 def _distance(a: RGB, b: RGB) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
 
@@ -325,6 +340,8 @@ def color_spec(phrase: str) -> ColorSpec | None:
         parsed = parse_color(text)
         return ColorSpec(text, rgb=parsed.rgb) if parsed else None
     words = text.split(" ")
+    if len(words) == 3 and words[0] in MODIFIERS:
+        return _toned_name(text, words[0], " ".join(words[1:]))
     if len(words) > 2:
         return None
     if len(words) == 2:
@@ -351,6 +368,15 @@ def _two_words(text: str, first: str, last: str) -> ColorSpec | None:
     if (head is None and first not in DESCRIPTIVE) or tail is None:
         return None
     return ColorSpec(text, family=tail.family, modifier=tail.modifier, rgb=tail.rgb)
+
+
+def _toned_name(text: str, modifier: str, name: str) -> ColorSpec | None:
+    """"deep royal blue", "light sky blue": a CSS name joined, else the shades ``_toned``."""
+    joined, base = text.replace(" ", ""), color_spec(name)
+    if joined in CSS_COLORS or base is None:
+        return ColorSpec(text, rgb=CSS_COLORS[joined]) if joined in CSS_COLORS else None
+    return replace(base, text=text, modifier=modifier,
+                   family=base.family if base.rgb is None else None)
 
 
 def _one_word(word: str) -> ColorSpec | None:

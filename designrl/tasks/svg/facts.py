@@ -25,6 +25,7 @@ from designrl.tasks.svg.geometry import (
     parse_length,
     parse_numbers,
     parse_transform,
+    rect_points,
     scale_factor,
     transform_subpaths,
 )
@@ -39,6 +40,7 @@ from designrl.tasks.svg.parse import (
     local_name,
 )
 from designrl.tasks.svg.style import Stylesheet, compute_style, parse_declarations
+from designrl.tasks.svg.text_runs import text_runs
 
 BBox = tuple[float, float, float, float]
 """(x0, y0, x1, y1) in the root's user space."""
@@ -70,6 +72,9 @@ class Shape:
     """How opaque the paint is (opacities multiplied): a faint shape hardly shows."""
     patterned: bool = False
     """Painted with a ``<pattern>``: it shows copies of shapes no count sees."""
+    runs: tuple[Shape, ...] = ()
+    """A text's pieces set apart by ``<tspan>``s, each with its own words, paint and box
+    (``text_runs``); empty for a text read whole, and for every other shape."""
 
     @property
     def center(self) -> tuple[float, float]:
@@ -250,12 +255,29 @@ class _Walker:
             return None  # draws nothing
         kinds = kinds | classify(tag, world, straight, matrix)
         text = " ".join("".join(element.itertext()).split()) if tag == "text" else ""
+        runs = self._runs(element, matrix, style, opacity) if tag == "text" else ()
+        if runs:  # the letters are painted by their spans, not by the text's own fill
+            fill = tuple(dict.fromkeys(c for run in runs for c in run.fill))
         return Shape(tag, world, bbox(all_points), fill, stroke, width if stroke else 0.0,
                      frozenset(kinds), text, element.get("id"), False,
                      self._alpha(style.get("fill"), style, "fill-opacity", opacity),
                      self._alpha(style.get("stroke"), style, "stroke-opacity", opacity),
                      self._refers(style.get("fill"), "pattern")
-                     or self._refers(style.get("stroke"), "pattern"))
+                     or self._refers(style.get("stroke"), "pattern"), runs)
+
+    def _runs(self, element: Element, matrix: Matrix, style: dict[str, str],
+              opacity: float) -> tuple[Shape, ...]:
+        """A text's ``<tspan>`` runs as text shapes of their own (``text_runs``)."""
+        out = []
+        for run in text_runs(element, style, self.sheet):
+            x, y, w, h = run.box
+            world = transform_subpaths(matrix, [(rect_points(x, y, w, h), True)])
+            points = [p for subpath, _ in world for p in subpath]
+            fill = self._paint(run.style.get("fill"), run.style, "fill-opacity", opacity)
+            stroke = self._paint(run.style.get("stroke"), run.style, "stroke-opacity", opacity)
+            out.append(Shape("text", world, bbox(points), fill, stroke, 0.0,
+                             frozenset({"text"}), run.text))
+        return tuple(out)
 
     def _alpha(self, value: str | None, style: dict[str, str], opacity_name: str,
                opacity: float) -> float:

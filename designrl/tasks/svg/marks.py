@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.pixels import Region
 from designrl.tasks.svg.places import REGIONS
-from designrl.tasks.svg.predicates import Scene, Selector, painted, text_matches
+from designrl.tasks.svg.predicates import Scene, Selector, painted, text_matches, texts_showing
 
 Verdict = bool | None
 
@@ -29,7 +29,7 @@ class Text:
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
-        found = [s for s in texts if text_matches(self.words, s.text)]
+        found = texts_showing(self.words, texts)
         if not found:
             runs = [glue.join(s.text for s in texts[i:i + k]) for i in range(len(texts))
                     for k in range(2, 5) if i + k <= len(texts) for glue in (" ", "")]
@@ -101,7 +101,7 @@ class TextOrder:
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         texts = [s for s in scene.facts.drawn if s.tag == "text"]
-        found = [[s for s in texts if text_matches(w, s.text)] for w in self.words]
+        found = [texts_showing(w, texts) for w in self.words]
         if any(len(f) != 1 for f in found):
             return None, "not each shown exactly once"
         x0, y0, x1, y1 = scene.facts.canvas
@@ -131,8 +131,7 @@ class Backing:
     words: str
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
-        found = [s for s in scene.facts.drawn
-                 if s.tag == "text" and text_matches(self.words, s.text)]
+        found = texts_showing(self.words, scene.facts.drawn)
         if not found:
             return None, "no text shows it"
         verdicts = [v for v in (backed(scene, self.color, shape) for shape in found)

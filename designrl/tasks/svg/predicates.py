@@ -10,6 +10,7 @@ pixels, because that is what a viewer sees.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -123,6 +124,15 @@ def text_matches(wanted: str, content: str) -> bool:
     return bool(found) and (len(text) <= 2 * len(words) + 12 or row)
 
 
+def texts_showing(words: str, shapes: Sequence[Shape]) -> list[Shape]:
+    """The text shapes among ``shapes`` that show ``words``: whole ``<text>`` elements, else
+    the runs of one (a word in a ``<tspan>`` of its own, set apart from its neighbours by
+    paint or place: "Orbit" of "<tspan>Orbit</tspan><tspan>Labs</tspan>")."""
+    texts = [s for s in shapes if s.tag == "text"]
+    return [s for s in texts if text_matches(words, s.text)] \
+        or [r for s in texts for r in s.runs if text_matches(words, r.text)]
+
+
 def _plain(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
@@ -136,8 +146,8 @@ class Selector:
     text: str | None = None
 
     def select(self, facts: SvgFacts) -> list[Shape]:
-        return [s for s in facts.drawn if self._kind_ok(s) and self._color_ok(s)
-                and (self.text is None or text_matches(self.text, s.text))]
+        shapes = facts.drawn if self.text is None else texts_showing(self.text, facts.drawn)
+        return [s for s in shapes if self._kind_ok(s) and self._color_ok(s)]
 
     def _kind_ok(self, shape: Shape) -> bool:
         if self.kind == ANY_ELEMENT:

@@ -17,9 +17,13 @@ SHADES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium"
           "forest", "royal", "hot", "baby", "neon", "soft", "warm", "cool", "rich", "dusty",
           "midnight", "steel", "slate", "sea", "emerald", "blood", "brick", "burnt", "lime",
           "mint", "ice", "jet", "off", "olive")
-_COLOR = (rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
+TONES = ("light", "dark", "pale", "bright", "deep", "pastel", "vivid", "medium")
+"""Words that make a named shade lighter or darker ("deep royal blue", "light sky blue")."""
+_COLOR = (rf"(?:(?P<tone>{'|'.join(TONES)})[- ](?=(?:{'|'.join(SHADES)})[- ]))?"
+          rf"(?:(?P<shade>{'|'.join(SHADES)})[- ])?(?P<word>{'|'.join(BASIC)})"
           rf"(?:-(?:and-)?(?P<second>{'|'.join(BASIC)}))?\b(?! space)")
-WORDS_COLOR = (rf"(?:(?:{'|'.join(SHADES)})[- ])?(?:{'|'.join(BASIC)})")
+WORDS_COLOR = (rf"(?:(?:{'|'.join(TONES)})[- ](?=(?:{'|'.join(SHADES)})[- ]))?"
+               rf"(?:(?:{'|'.join(SHADES)})[- ])?(?:{'|'.join(BASIC)})")
 """A colour phrase with no named groups, to sit inside other patterns."""
 ISH = {"reddish": "red", "bluish": "blue", "blueish": "blue", "greenish": "green",
         "yellowish": "yellow", "brownish": "brown", "pinkish": "pink", "purplish": "purple",
@@ -52,7 +56,7 @@ def color_mentions(text: str, lower: str) -> list[tuple[tuple[int, int], tuple[C
         start = found.start()
         if found.group(0)[0].isupper() and start > 0 and text[:start].strip():
             return None  # "the Red Cross", "Snow White": a name
-        shade = (found.group("shade") or "").lower()
+        shade = " ".join(found.group(g) or "" for g in ("tone", "shade")).strip().lower()
         word = found.group("word").lower()
         phrase = f"{shade} {word}".strip()
         if phrase == "ice cream":

@@ -96,6 +96,23 @@ def test_pale_shades_match_their_names():
     assert color_spec("light gray").matches((238, 238, 238))
 
 
+def test_a_tone_before_a_two_word_colour_admits_its_darker_or_lighter_shades():
+    """"Deep royal blue" is royal blue (#4169e1) darkened: #1d3f9a, though far from the CSS
+    shade, is one, and so not absent; navy, past halfway to black, and lighter blues are not;
+    what the two-word name allows stays allowed on the tone's side."""
+    deep = color_spec("deep royal blue")
+    assert deep.matches((0x1D, 0x3F, 0x9A)) and deep.matches((0x41, 0x69, 0xE1))
+    assert not deep.matches((0x00, 0x00, 0x80)) and not deep.matches((0x87, 0xA0, 0xF0))
+    assert color_spec("light sky blue").matches((0x87, 0xCE, 0xFA))  # CSS lightskyblue
+    assert color_spec("pale sky blue").matches((0xCF, 0xE8, 0xF7))  # lighter: still a sky blue
+    assert not color_spec("pale sky blue").matches((0x4A, 0x90, 0xC0))  # darker is not pale
+    assert color_spec("deep forest green").matches((0x1F, 0x5A, 0x3A))  # what forest green allows
+    body = '<ellipse cx="200" cy="150" rx="30" ry="45" fill="#1d3f9a"/>'
+    rule = "The peacock's body and neck must be a deep royal blue"
+    assert _verdict(body, rule) != "fail"
+    assert _verdict(body.replace("#1d3f9a", "#7a3fb0"), rule) == "fail"  # purple
+
+
 @pytest.mark.parametrize(("sentence", "canvas"), [
     ("Set the poster against a black background", True),
     ("The background should be a soft yellow", True),

@@ -217,3 +217,19 @@ def test_a_quote_that_must_itself_appear_is_words_to_draw():
     unit = '<text x="200" y="200" font-size="18" text-anchor="middle" fill="#fff">{u}</text>'
     assert _verdicts(dial + unit.format(u="km/h"), [rule]) == ["unchecked"]
     assert _verdicts(dial + unit.format(u="mph"), [rule]) == ["fail"]
+
+
+def test_words_in_differently_styled_tspans_are_read_with_their_own_paint_and_place():
+    """"<tspan fill=grey>Orbit</tspan><tspan fill=purple>Labs</tspan>": the text reads
+    "OrbitLabs", yet each word is shown, in its own colour, Labs after Orbit on the line."""
+    logo = ('<text x="100" y="120" font-size="40"><tspan font-weight="bold" fill="#2e2e33">'
+            'Orbit</tspan><tspan dx="8" font-weight="300" fill="#6b3fd4">Labs</tspan></text>')
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 300">{logo}</svg>'))
+    (text,) = [s for s in facts.drawn if s.tag == "text"]
+    orbit, labs = text.runs
+    assert (orbit.text, labs.text) == ("Orbit", "Labs") and orbit.bbox[2] < labs.bbox[0]
+    assert set(text.fill) == {(0x2E, 0x2E, 0x33), (0x6B, 0x3F, 0xD4)}  # not the text's black
+    assert _verdicts(logo, ["The word 'Orbit' must appear",
+                            "The word 'Labs' must be written in purple",
+                            "The word 'Orbit' must be written in purple"]) == \
+        ["pass", "pass", "fail"]
