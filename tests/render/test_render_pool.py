@@ -218,7 +218,8 @@ def test_killed_browser_is_relaunched(runner):
     assert len(pids) >= 4  # the browser, its zygotes, GPU process and renderers
 
     async def kill_then_render():
-        assert kill_browser(pool._handles[0].marker) == len(pids)
+        # most of them: a renderer may exit by itself between the listing and the kill
+        assert kill_browser(pool._handles[0].marker) >= len(pids) - 2
         await asyncio.sleep(0.2)
         return await pool.render("<p>back</p>")
 
