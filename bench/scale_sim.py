@@ -125,10 +125,10 @@ class EpisodeQueue:
 
     def __init__(self, env: simpy.Environment) -> None:
         self.env, self.length = env, 0
-        self.jobs: deque[list] = deque()  # [family, job, episodes left]
+        self.jobs: deque[list] = deque()  # [family or None (a mix), job, episodes left]
         self.waiting: deque[simpy.Event] = deque()
 
-    def put(self, family: str, job: int, episodes: int) -> None:
+    def put(self, family: str | None, job: int, episodes: int) -> None:
         self.jobs.append([family, job, episodes])
         self.length += episodes
         self._hand_out()
@@ -161,11 +161,11 @@ class StackModel:
         self.queue = EpisodeQueue(env)
         self.backlog = 2 * workers + workload.job_size  # feeders keep the queue this full
         self._low: simpy.Event | None = None
+        self.submitting = 0  # episodes of the jobs being submitted now
         self.jobs_left: dict[int, int] = {}
         self._job_ids = itertools.count()
         self.locks: dict[int, simpy.Resource] = {}
         self.lock_spans: dict[int, list[float]] = {}  # job -> [first request, last release, held]
-        self.window_start = 0.0
         self.done = 0
         self._busy_workers, self._busy_stamp, self.worker_busy = 0, 0.0, 0.0
         self.stagger = stagger_s > 0
@@ -201,8 +201,9 @@ class StackModel:
         return list({id(h): h for h in every if h is not None}.values())
 
     # --- the stages
-    def submit(self, family: str, episodes: int):
-        """A client's POST /v1/jobs: the job's rows, then its episodes queued."""
+    def submit(self, family: str | None, episodes: int):
+        """A client's POST /v1/jobs: the job's rows, then its episodes queued (of one
+        family, or of the workload's mix when ``family`` is None)."""
         c = self.costs
         if self.client is not None:
             yield self.client.run(c.submit_client_job_s, tag="client")
@@ -227,6 +228,7 @@ class StackModel:
         yield self.env.timeout(start_s)
         while True:
             family, job = yield self.queue.get()
+            family = family or self.rng.choices(*zip(*self.load.mix.items(), strict=True))[0]
             if self._low is not None and not self._low.triggered \
                     and self.queue.length < self.backlog:
                 self._low.succeed()
@@ -274,8 +276,7 @@ class StackModel:
             lock.release(request)
             span = self.lock_spans[job]
             span[1] = self.env.now
-            if held_from >= self.window_start:
-                span[2] += self.env.now - held_from
+            span[2] += self.env.now - held_from
 
     def _lock(self, job: int) -> simpy.Resource:
         if job not in self.locks:
@@ -291,14 +292,14 @@ class StackModel:
     # --- the clients
     def feeder(self):
         """A client that submits a job whenever the queue runs below ``backlog``."""
-        families, shares = zip(*self.load.mix.items(), strict=True)
         while True:
-            while self.queue.length >= self.backlog:
+            while self.queue.length + self.submitting >= self.backlog:
                 if self._low is None or self._low.triggered:
                     self._low = self.env.event()
                 yield self._low
-            family = self.rng.choices(families, shares)[0]
-            yield from self.submit(family, self.load.job_size)
+            self.submitting += self.load.job_size
+            yield from self.submit(None, self.load.job_size)
+            self.submitting -= self.load.job_size
 
     def pollers(self):
         while True:
@@ -310,6 +311,7 @@ class StackModel:
         self._count_busy(0)
         return {"t": self.env.now, "done": self.done, "workers": self.worker_busy,
                 "busy": [h.busy_now() for h in self.hosts()],
+                "held": {job: span[2] for job, span in self.lock_spans.items()},
                 "work": [dict(h.work) for h in self.hosts()]}
 
     def result(self, start: dict, end: dict) -> Result:
@@ -323,8 +325,8 @@ class StackModel:
             for tag, work in w1.items():
                 if tag not in ("wal", "gpu"):
                     cpu[tag] = cpu.get(tag, 0.0) + (work - w0.get(tag, 0.0)) / max(episodes, 1)
-        spans = [(min(last, end["t"]) - max(first, start["t"]), held)
-                 for first, last, held in self.lock_spans.values() if last > start["t"]]
+        spans = [(min(last, end["t"]) - max(first, start["t"]), held - start["held"].get(job, 0))
+                 for job, (first, last, held) in self.lock_spans.items() if last > start["t"]]
         if spans:
             use["job-row lock"] = sum(h for _, h in spans) / max(sum(s for s, _ in spans), 1e-9)
         connections = self.workers + 5 * self.hw.api_processes  # each pool's steady size
@@ -345,14 +347,15 @@ def simulate(costs: Costs, hardware: Hardware, workload: Workload, workers: int,
     """Steady state: clients keep the queue fed; measured over a window after a warm-up
     long enough for ``min_episodes`` at the workers' full speed."""
     unit = episode_seconds(costs, workload.mix)
+    first_job = (costs.submit_api_job_s + costs.submit_pg_job_s + workload.job_size
+                 * (costs.submit_api_episode_s + costs.submit_pg_episode_s))
     model = StackModel(costs, hardware, workload, workers, seed, stagger_s=unit)
     for _ in range(4 * hardware.api_processes):
         model.env.process(model.feeder())
     if workload.polls_per_s > 0:
         model.env.process(model.pollers())
-    warm, window = 5 * unit, max(20 * unit, min_episodes * unit / workers)
+    warm, window = 5 * unit + 2 * first_job, max(20 * unit, min_episodes * unit / workers)
     model.env.run(until=warm)
-    model.window_start = warm
     start = model.snapshot()
     model.env.run(until=warm + window)
     return model.result(start, model.snapshot())
