@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from collections import Counter
 
 import httpx
 from redis import Redis
-from stack_jobs import bench_stack  # this folder: run as a script
+from stack_jobs import add_service_arguments, bench_stack  # this folder: run as a script
 
 JOB = {"kind": "benchmark", "tasks": ["gen-poster"], "seeds": [1, 2],
        "policies": ["rule", "random"]}
@@ -85,10 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--big", type=int, default=20_000,
                         help="episodes of the one big job (a multiple of 5,000; 0: none)")
-    parser.add_argument("--db", default=os.environ.get(
-        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    add_service_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 

@@ -29,7 +29,7 @@ import os
 import sys
 import time
 
-from stack_jobs import bench_stack, run_jobs  # this folder: run as a script
+from stack_jobs import add_service_arguments, bench_stack, run_jobs  # this folder: run as a script
 
 from designrl.bench import BenchCase, run_case
 from designrl.tasks import TASKS, load_items
@@ -124,10 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heavy", type=int, default=12)
     parser.add_argument("--render", type=int, default=12,
                         help="render-family episodes (a third each of svg, html, webpage)")
-    parser.add_argument("--db", default=os.environ.get(
-        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    add_service_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 

@@ -26,7 +26,7 @@ from pipeline_overhead import RENDER, render_cases, render_jobs  # this folder: 
 from redis import Redis
 from sqlalchemy import select, text
 from stack_jobs import StackRun, bench_stack, run_jobs, submit_jobs, wait_jobs
-from stage_cpu import CpuMeter, thread_cpu_s
+from stage_cpu import CpuMeter, thread_cpu_s, tree_cpu_s
 
 from designrl.bench import case_spec
 from designrl.rollout.episode import run_episode_spec
@@ -43,8 +43,6 @@ FAMILIES = [family for family, _, _ in RENDER]
 def embedded_costs(count: int) -> tuple[dict, dict[str, EpisodeRecord]]:
     """Per family: CPU and wall seconds of a run (this process and its browsers), and
     one record of the family to write later."""
-    from stage_cpu import tree_cpu_s
-
     cases = render_cases(count)
     run_episode_spec(case_spec(cases[0]))  # the browser pool starts, off the clock
     out, records = {}, {}
@@ -172,7 +170,8 @@ def idle_stack_costs(db: str, redis_url: str, records: dict[str, EpisodeRecord],
                      rounds: int = 5, k: int = 12) -> dict:
     """Submission, polls, claim and write: a stack with no worker, so nothing else runs."""
     admin, redis = make_engine(db), Redis.from_url(redis_url)
-    with bench_stack(db, redis_url, 0, application_name=TAG) as run:
+    quota = {"DESIGNRL_KEY_JOBS_PER_MINUTE": "100000"}  # 6 * rounds + 4 jobs in seconds
+    with bench_stack(db, redis_url, 0, env=quota, application_name=TAG) as run:
         meter = meter_for(run, admin, redis)
         out = submit_costs(run, meter, rounds, k)
         out |= poll_costs(run, meter, polls=100)

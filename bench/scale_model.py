@@ -37,6 +37,7 @@ import sys
 from dataclasses import replace
 
 from scale_sim import Costs, Hardware, Workload, simulate, simulate_run
+from stack_jobs import add_service_arguments
 
 WORKERS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
 
@@ -180,10 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns-per-episode", type=float, default=0.0)
     parser.add_argument("--polls-per-s", type=float, default=0.0,
                         help="clients' status polls a second, all together")
-    parser.add_argument("--db", default=os.environ.get(
-        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    add_service_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 

@@ -8,6 +8,7 @@ Shared by ``pipeline_overhead.py`` (wall time through the stack) and
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 import uuid
@@ -28,6 +29,16 @@ from services.stack import LocalStack, StackConfig
 
 ROOT = Path(__file__).resolve().parents[1]  # the stack runs this checkout's services
 FINISHED = ("completed", "completed_with_errors", "failed", "cancelled")
+
+
+def add_service_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--db`` and ``--redis``: the machine's Postgres and Redis unless the environment
+    names others."""
+    parser.add_argument("--db", default=os.environ.get(
+        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
+        help="Postgres (a throwaway schema is made in it)")
+    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
+                                                          "redis://127.0.0.1:6379/0"))
 
 
 @dataclass
