@@ -56,8 +56,10 @@ def embedded_costs(count: int) -> tuple[dict, dict[str, EpisodeRecord]]:
             walls.append(time.perf_counter() - started)
         cpu = (tree_cpu_s(os.getpid()) - cpu0) / len(mine)
         wall = statistics.fmean(walls)
+        # More CPU than wall time: the browser's processes ran beside ours; less: the
+        # run waited (page loads, timers) for the difference.
         out[family] = {"run_cpu_s": cpu, "run_wall_s": wall,
-                       "run_parallel": max(1.0, cpu / wall),
+                       "run_parallel": max(1.0, cpu / wall), "run_wait_s": max(0.0, wall - cpu),
                        "run_cv": statistics.pstdev(walls) / wall,
                        "png_bytes": sum(map(len, records[family].images.values()))}
     return out, records
@@ -219,7 +221,8 @@ def calibrate(db: str, redis_url: str, count: int) -> dict:
     idle = idle_stack_costs(db, redis_url, records)
     runs = {str(w): stack_run(db, redis_url, w, count) for w in (1, 2)}
     families = {f: {**idle["families"][f],
-                    **{k: embedded[f][k] for k in ("run_cpu_s", "run_parallel", "run_cv")}}
+                    **{k: embedded[f][k] for k in ("run_cpu_s", "run_parallel", "run_cv",
+                                                 "run_wait_s")}}
                 for f in FAMILIES}
     mean = {k: statistics.fmean(families[f][k] for f in FAMILIES)  # a third each
             for k in ("run_cpu_s", "finish_client_s", "finish_wait_s")}

@@ -39,6 +39,7 @@ class Family:
     finish_pg_noart_s: float
     finish_wal_noart_bytes: float
     run_cv: float = 0.0  # spread of run_cpu_s between episodes (standard deviation / mean)
+    run_wait_s: float = 0.0  # the run's wall time beyond its CPU when alone (I/O, timers)
 
 
 @dataclass(frozen=True)
@@ -243,6 +244,7 @@ class StackModel:
         yield self.redis[job % len(self.redis)].run(c.redis_episode_s, tag="redis")
         yield from self.transaction(job, host, c.claim_client_s, c.claim_pg_s, c.claim_wait_s)
         yield host.run(self._run_cpu(f), f.run_parallel, tag="worker")
+        yield self.env.timeout(f.run_wait_s)
         if self.gpu is not None and self.load.turns_per_episode:
             yield self.gpu.run(self.load.turns_per_episode / self.hw.gpu_turns_per_s,
                                1 / self.hw.gpu_batch, tag="gpu")
@@ -337,8 +339,9 @@ class StackModel:
 def episode_seconds(costs: Costs, mix: dict[str, float]) -> float:
     """An episode's time through one idle worker (the simulation's unit of time)."""
     total = sum(mix.values())
-    run = sum(share * costs.families[f].run_cpu_s / costs.families[f].run_parallel
-              for f, share in mix.items()) / total
+    families = costs.families
+    run = sum(share * (families[f].run_cpu_s / families[f].run_parallel
+                       + families[f].run_wait_s) for f, share in mix.items()) / total
     return run + costs.worker_overhead_s
 
 
