@@ -105,3 +105,21 @@ def test_a_finite_run_is_timed_to_the_poll_that_sees_it_done():
                        jobs=[("svg", 10)])
     assert 1.0 <= run.seconds <= 1.05 + 1e-9
     assert run.episodes == 10
+
+
+def test_a_full_wal_calls_for_the_artifact_store_and_then_scales():
+    """1 MB of WAL per episode on 100 MB/s: 100 episodes/s at most, whatever the workers;
+    without the PNGs in the rows (10 kB), the workers bound it again."""
+    from scale_model import scale_rows
+
+    model = costs({"run_cpu_s": 1.0, "run_cv": 0.3, "finish_wal_bytes": 1e6,
+                   "finish_wal_noart_bytes": 1e4})
+    hardware = Hardware(pg_wal_mb_s=100, worker_host_cores=16, workers_per_host=16,
+                        api_processes=4)
+    [row] = scale_rows(model, hardware, Workload(MIX, job_size=10, job_lock=False), [300])
+    assert row["bottleneck"] == "Postgres WAL"
+    assert row["episodes_per_s"] == pytest.approx(100.0, rel=0.05)
+    [change] = row["changes"]
+    assert change["change"].startswith("PNGs to an artifact store")
+    assert change["bottleneck"] == "workers"
+    assert change["episodes_per_s"] == pytest.approx(300.0, rel=0.05)
