@@ -26,7 +26,7 @@ from pipeline_overhead import RENDER, render_cases, render_jobs  # this folder: 
 from redis import Redis
 from sqlalchemy import select, text
 from stack_jobs import StackRun, bench_stack, run_jobs, submit_jobs, wait_jobs
-from stage_cpu import CpuMeter, thread_cpu_s, tree_cpu_s
+from stage_cpu import CpuMeter, machine_cpu_s, thread_cpu_s, tree_cpu_s
 
 from designrl.bench import case_spec
 from designrl.rollout.episode import run_episode_spec
@@ -49,20 +49,29 @@ def embedded_costs(count: int) -> tuple[dict, dict[str, EpisodeRecord]]:
     for family in FAMILIES:
         mine = [c for c in cases if c.family == family]
         walls = []
-        cpu0 = tree_cpu_s(os.getpid())
+        cpu0, machine0 = tree_cpu_s(os.getpid()), machine_cpu_s()
         for case in mine:
             started = time.perf_counter()
             records[family] = run_episode_spec(case_spec(case))
             walls.append(time.perf_counter() - started)
         cpu = (tree_cpu_s(os.getpid()) - cpu0) / len(mine)
         wall = statistics.fmean(walls)
+        others = others_cores(machine0, machine_cpu_s(), cpu * len(mine), sum(walls))
         # More CPU than wall time: the browser's processes ran beside ours; less: the
         # run waited (page loads, timers) for the difference.
         out[family] = {"run_cpu_s": cpu, "run_wall_s": wall,
                        "run_parallel": max(1.0, cpu / wall), "run_wait_s": max(0.0, wall - cpu),
                        "run_cv": statistics.pstdev(walls) / wall,
-                       "png_bytes": sum(map(len, records[family].images.values()))}
+                       "png_bytes": sum(map(len, records[family].images.values())),
+                       "others_cores": others}
     return out, records
+
+
+def others_cores(start: dict, end: dict, ours: float, wall: float) -> float:
+    """Cores the machine's other processes used meanwhile (other sessions' jobs), less
+    the niced ones (a training run at nice 15 gives way to us)."""
+    busy = (end["busy"] - start["busy"]) - (end["niced"] - start["niced"])
+    return max(0.0, busy - ours) / wall
 
 
 def _window(meter: CpuMeter, action) -> dict[str, float]:
@@ -90,11 +99,17 @@ def submit_costs(run: StackRun, meter: CpuMeter, rounds: int, k: int) -> dict:
     return out
 
 
-def poll_costs(run: StackRun, meter: CpuMeter, polls: int) -> dict:
-    """One GET /v1/jobs/{id} of a job of ``pipeline_overhead``'s size."""
+def poll_costs(run: StackRun, meter: CpuMeter, polls: int, poll_s: float = 0.05) -> dict:
+    """One GET /v1/jobs/{id} of a job of ``pipeline_overhead``'s size, ``poll_s`` apart as
+    ``wait_jobs`` sends them (back to back, each costs the API half as much: warm caches)."""
     job_id = submit_jobs(run.client, render_jobs(12)[:1])[0]
-    spent = _window(meter, lambda: [run.client.get(f"/v1/jobs/{job_id}")
-                                    for _ in range(polls)])
+
+    def poll() -> None:
+        for _ in range(polls):
+            run.client.get(f"/v1/jobs/{job_id}")
+            time.sleep(poll_s)
+
+    spent = _window(meter, poll)
     return {"poll_api_s": spent["api"] / polls, "poll_pg_s": spent["postgres"] / polls,
             "poll_client_s": spent["client"] / polls}
 
@@ -182,10 +197,11 @@ def idle_stack_costs(db: str, redis_url: str, records: dict[str, EpisodeRecord],
     return out
 
 
-def stack_run(db: str, redis_url: str, workers: int, count: int) -> dict:
+def stack_run(db: str, redis_url: str, workers: int, count: int, idle_s: float = 3.0) -> dict:
     """The render episodes through a stack of ``workers`` workers (after one warm-up
     episode each, as ``pipeline_overhead`` does): episodes a second and CPU per episode
-    of every process."""
+    of every process. Redis's CPU while the stack idles ``idle_s`` first (its timers, the
+    machine's other clients) is taken off its share."""
     admin, redis = make_engine(db), Redis.from_url(redis_url)
     jobs = render_jobs(count)
     episodes = sum(n for _, n in jobs)
@@ -193,19 +209,22 @@ def stack_run(db: str, redis_url: str, workers: int, count: int) -> dict:
         time.sleep(2.0)  # let the workers connect before the clock starts
         run_jobs(run.client, render_jobs(3)[:1] * workers)
         meter = meter_for(run, admin, redis)
+        idle = _window(meter, lambda: time.sleep(idle_s))
         polls = []
         spent = _window(meter, lambda: polls.append(wait_jobs(
             run.client, submit_jobs(run.client, jobs))))
     admin.dispose()
+    parts = ("api", "postgres", "redis", "client")
+    spent["redis"] -= idle["redis"] / idle["wall"] * spent["wall"]
     worker_cpu = sum(v for k, v in spent.items() if k.startswith("worker"))
-    per = {name: spent[name] / episodes for name in ("api", "postgres", "redis", "client")}
-    attributed = worker_cpu + sum(spent[n] for n in ("api", "postgres", "redis", "client"))
+    ours = worker_cpu + sum(spent[n] for n in parts)
+    others = max(0.0, spent["machine"] - spent["machine_niced"] - ours) / spent["wall"]
     return {"workers": workers, "episodes": episodes, "seconds": spent["wall"],
             "episodes_per_s": episodes / spent["wall"], "polls": polls[0],
-            "cpu_per_episode": {"worker": worker_cpu / episodes, **per,
-                                "other": (spent["machine"] - attributed) / episodes},
-            "machine_busy": spent["machine"] / spent["wall"],
-            "machine_niced": spent["machine_niced"] / spent["wall"],
+            "cpu_per_episode": {"worker": worker_cpu / episodes,
+                                **{n: spent[n] / episodes for n in parts}},
+            "others_cores": others, "niced_cores": spent["machine_niced"] / spent["wall"],
+            "redis_idle_cpu_per_s": idle["redis"] / idle["wall"],
             "redis_calls_per_episode": spent["redis_calls"] / episodes}
 
 
@@ -234,7 +253,7 @@ def calibrate(db: str, redis_url: str, count: int) -> dict:
                      for f, fam in families.items()},
         "finish_wait_s": mean["finish_wait_s"],
         "worker_overhead_s": max(0.0, overhead),
-        "redis_episode_s": one["cpu_per_episode"]["redis"]}
+        "redis_episode_s": max(0.0, one["cpu_per_episode"]["redis"])}
     return {"costs": costs, "embedded": embedded, "runs": runs,
             "jobs": [[family, n] for (family, _, _), (_, n) in zip(RENDER, render_jobs(count),
                                                                    strict=True)],

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from dataclasses import replace
 
@@ -42,21 +41,44 @@ from stack_jobs import add_service_arguments
 WORKERS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
 
 
+def fit_background(costs: Costs, cores: float, workers: int, jobs: list, used: float) -> float:
+    """The other processes' demand (cores) under which the simulated run leaves them the
+    cores they were measured to use beside the real one (bisection)."""
+    if used <= 0:
+        return 0.0
+    low, high = used, float(cores)  # they want at least what they got
+    for _ in range(10):
+        mid = (low + high) / 2
+        run = simulate_run(costs, Hardware(shared_cores=cores, background_cores=mid), workers,
+                           jobs)
+        got = run.cpu_per_episode.get("other", 0.0) * run.episodes / run.seconds
+        low, high = (mid, high) if got < used else (low, mid)
+    return (low + high) / 2
+
+
 def check(calibration: dict) -> list[dict]:
-    """The measured 1- and 2-worker runs, simulated on this machine's cores."""
+    """The measured 1- and 2-worker runs, simulated on this machine's cores: alone, and
+    beside the load other processes put on the machine during each run."""
     costs = Costs.from_dict(calibration["costs"])
-    machine = Hardware(shared_cores=calibration["machine"]["before"]["cores"])
+    cores = calibration["machine"]["before"]["cores"]
     jobs = [(family, n) for family, n in calibration["jobs"]]
     rows = []
     for workers, measured in calibration["runs"].items():
-        predicted = simulate_run(costs, machine, int(workers), jobs)
-        rows.append({"workers": int(workers), "measured": measured["episodes_per_s"],
-                     "predicted": predicted.episodes_per_s,
-                     "ratio": predicted.episodes_per_s / measured["episodes_per_s"],
+        alone = simulate_run(costs, Hardware(shared_cores=cores), int(workers), jobs)
+        demand = fit_background(costs, cores, int(workers), jobs, measured["others_cores"])
+        beside = simulate_run(costs, Hardware(shared_cores=cores, background_cores=demand),
+                              int(workers), jobs)
+        rate = measured["episodes_per_s"]
+        rows.append({"workers": int(workers), "measured": rate,
+                     "predicted": beside.episodes_per_s,
+                     "ratio": beside.episodes_per_s / rate,
+                     "others_cores": measured["others_cores"], "others_demand": demand,
+                     "predicted_alone": alone.episodes_per_s,
+                     "ratio_alone": alone.episodes_per_s / rate,
                      "polls": {"measured": measured["polls"],
-                               "predicted": predicted.extra["polls"]},
+                               "predicted": beside.extra["polls"]},
                      "cpu_per_episode": {"measured": measured["cpu_per_episode"],
-                                         "predicted": predicted.cpu_per_episode}})
+                                         "predicted": beside.cpu_per_episode}})
     return rows
 
 
@@ -149,9 +171,15 @@ def print_report(out: dict) -> None:
                       "submit_api_job_s", "submit_api_episode_s", "submit_pg_job_s",
                       "submit_pg_episode_s", "poll_api_s", "poll_pg_s"))))
     for row in out["check"]:
-        console.print(f"{row['workers']} worker(s) on {os.cpu_count()} shared cores: measured "
-                      f"{row['measured']:.2f} episodes/s, predicted {row['predicted']:.2f} "
-                      f"(predicted/measured {row['ratio']:.2f})")
+        cpu = row["cpu_per_episode"]
+        parts = ", ".join(f"{name} {1e3 * cpu['predicted'].get(name, 0):.0f}/"
+                          f"{1e3 * value:.0f}" for name, value in cpu["measured"].items())
+        console.print(
+            f"{row['workers']} worker(s) on {cal['machine']['before']['cores']} cores, others "
+            f"using {row['others_cores']:.2f} of them: measured {row['measured']:.2f} "
+            f"episodes/s, predicted {row['predicted']:.2f} (predicted/measured "
+            f"{row['ratio']:.2f}; with the machine to itself {row['predicted_alone']:.2f}, "
+            f"{row['ratio_alone']:.2f}); CPU ms an episode, predicted/measured: {parts}")
     table = Table(title=out["setting"])
     for col in ("workers", "episodes/s", "first bottleneck", "what to change, and then"):
         table.add_column(col, justify="right" if col != "what to change, and then" else "left")

@@ -76,6 +76,7 @@ class Hardware:
     Redis shard a core of its own; Postgres ``pg_cores`` and ``pg_wal_mb_s`` of WAL."""
 
     shared_cores: float | None = None
+    background_cores: float = 0.0  # on the shared machine: what other processes want
     worker_host_cores: int = 16
     workers_per_host: int = 12
     api_processes: int = 1
@@ -184,6 +185,8 @@ class StackModel:
             machine = Host(env, hw.shared_cores, "the machine's CPU")
             self.api = self.pg = self.replica = self.client = machine
             self.redis, self.worker_hosts, self.per_host = [machine], [machine], max(1, workers)
+            if hw.background_cores > 0:
+                env.process(self.background(machine, hw.background_cores))
             return
         self.api = Host(env, hw.api_processes, "API")  # one core a process, at most
         self.pg = Host(env, hw.pg_cores, "Postgres CPU")
@@ -303,6 +306,11 @@ class StackModel:
             yield from self.submit(None, self.load.job_size)
             self.submitting -= self.load.job_size
 
+    def background(self, machine: Host, cores: float):
+        """Other processes on a shared machine (other sessions' jobs) wanting ``cores``."""
+        while True:
+            yield machine.run(0.05 * cores, cores, tag="other")
+
     def pollers(self):
         while True:
             yield self.env.timeout(self.rng.expovariate(self.load.polls_per_s))
@@ -325,7 +333,7 @@ class StackModel:
                                         start["work"], end["work"], strict=True):
             use[host.name] = max(use.get(host.name, 0.0), (b1 - b0) / (host.cores * seconds))
             for tag, work in w1.items():
-                if tag not in ("wal", "gpu"):
+                if tag not in ("wal", "gpu"):  # not CPU
                     cpu[tag] = cpu.get(tag, 0.0) + (work - w0.get(tag, 0.0)) / max(episodes, 1)
         spans = [(min(last, end["t"]) - max(first, start["t"]), held - start["held"].get(job, 0))
                  for job, (first, last, held) in self.lock_spans.items() if last > start["t"]]
