@@ -12,18 +12,28 @@ CPU seconds, measured in one run (``scale_model.py`` calls it).
    process's CPU per episode. The 1-worker run gives what the worker spends beside the
    run and its transactions (Celery, delivery, acks) and Redis's share per episode; the
    2-worker run is what the model must predict.
+
+Redis is a redis-server of our own for the run (the machine's serves other sessions'
+tests: its counters would be theirs too); Postgres backends are ours by their
+``application_name``; what the machine's other processes used meanwhile is recorded
+beside every figure (``others_cores``).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
+import subprocess
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline_overhead import RENDER, render_cases, render_jobs  # this folder: run as a script
 from redis import Redis
+from redis.exceptions import RedisError
 from sqlalchemy import select, text
 from stack_jobs import StackRun, bench_stack, run_jobs, submit_jobs, wait_jobs
 from stage_cpu import CpuMeter, machine_cpu_s, thread_cpu_s, tree_cpu_s
@@ -35,6 +45,7 @@ from designrl.rollout.stored import stored_spec
 from designrl.store import make_engine, make_sessionmaker
 from designrl.store.jobs import claim_episode, finish_episode
 from designrl.store.models import Episode
+from services.stack import free_port
 
 TAG = "designrl-scale"  # our Postgres backends' application_name
 FAMILIES = [family for family, _, _ in RENDER]
@@ -228,6 +239,33 @@ def stack_run(db: str, redis_url: str, workers: int, count: int, idle_s: float =
             "redis_calls_per_episode": spent["redis_calls"] / episodes}
 
 
+@contextmanager
+def private_redis(fallback: str) -> Iterator[str]:
+    """A redis-server of our own on a free port, so that its CPU and command counts are
+    only the stack's (the machine's Redis serves other sessions' tests too); ``fallback``
+    where there is no redis-server binary."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield fallback
+        return
+    port = free_port()
+    server = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1",
+                               "--save", "", "--appendonly", "no"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        for _ in range(100):
+            try:
+                Redis.from_url(url).ping()
+                break
+            except RedisError:
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
 def machine() -> dict:
     return {"cores": os.cpu_count(), "load": list(os.getloadavg()),
             "uptime_s": float(Path("/proc/uptime").read_text().split()[0])}
@@ -237,8 +275,9 @@ def calibrate(db: str, redis_url: str, count: int) -> dict:
     """Every stage's cost, and the 1- and 2-worker runs, measured now (a few minutes)."""
     started = machine()
     embedded, records = embedded_costs(count)
-    idle = idle_stack_costs(db, redis_url, records)
-    runs = {str(w): stack_run(db, redis_url, w, count) for w in (1, 2)}
+    with private_redis(redis_url) as redis_url:
+        idle = idle_stack_costs(db, redis_url, records)
+        runs = {str(w): stack_run(db, redis_url, w, count) for w in (1, 2)}
     families = {f: {**idle["families"][f],
                     **{k: embedded[f][k] for k in ("run_cpu_s", "run_parallel", "run_cv",
                                                  "run_wait_s")}}

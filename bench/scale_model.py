@@ -46,7 +46,7 @@ def fit_background(costs: Costs, cores: float, workers: int, jobs: list, used: f
     cores they were measured to use beside the real one (bisection)."""
     if used <= 0:
         return 0.0
-    low, high = used, float(cores)  # they want at least what they got
+    low, high = used, 8.0 * cores  # they want at least what they got
     for _ in range(10):
         mid = (low + high) / 2
         run = simulate_run(costs, Hardware(shared_cores=cores, background_cores=mid), workers,
