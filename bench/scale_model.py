@@ -2,10 +2,10 @@
 1,000 workers, and what to change at each step (issue 21).
 
     python bench/scale_model.py [--episodes 24] [--calibration FILE] [--save FILE]
-                                [--workers 1,2,5,...] [--api-processes 4] [--job-size 4]
-                                [--pg-cores 16] [--pg-wal-mb-s 400] [--redis-shards 1]
+                                [--workers 1,2,5,...] [--api-processes 2] [--job-size 4]
+                                [--pg-cores 8] [--pg-wal-mb-s 200] [--redis-shards 1]
                                 [--worker-host-cores 16] [--workers-per-host 12]
-                                [--gpus 0] [--turns-per-episode 0] [--polls-per-s 0]
+                                [--gpus 0] [--turns-per-episode 0] [--poll-every-s 1]
                                 [--db URL] [--redis URL] [--json]
 
 1. Calibration (``scale_calibrate.py``, a few minutes; or read back with
@@ -90,7 +90,7 @@ def advise(bottleneck: str, hw: Hardware, load: Workload) -> tuple[str, Hardware
     if bottleneck in ("Postgres CPU", "Postgres WAL") and load.artifacts_in_pg:
         return ("PNGs to an artifact store (the row keeps a key)", hw,
                 replace(load, artifacts_in_pg=False))
-    if bottleneck == "Postgres CPU" and load.polls_per_s and not load.reads_on_replica:
+    if bottleneck == "Postgres CPU" and load.poll_every_s and not load.reads_on_replica:
         return "status reads to a read replica", hw, replace(load, reads_on_replica=True)
     if bottleneck in ("Postgres CPU", "Postgres replica"):
         return (f"Postgres {hw.pg_cores} -> {2 * hw.pg_cores} cores (or batch the "
@@ -141,7 +141,7 @@ def hardware_from(args: argparse.Namespace) -> tuple[Hardware, Workload]:
                   pg_cores=args.pg_cores, pg_wal_mb_s=args.pg_wal_mb_s,
                   redis_shards=args.redis_shards, gpus=args.gpus)
     load = Workload(mix={f: 1.0 for f in ("svg", "html", "webpage")}, job_size=args.job_size,
-                    polls_per_s=args.polls_per_s, turns_per_episode=args.turns_per_episode)
+                    poll_every_s=args.poll_every_s, turns_per_episode=args.turns_per_episode)
     return hw, load
 
 
@@ -198,17 +198,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration", help="read the calibration from this JSON file")
     parser.add_argument("--save", help="write the calibration to this JSON file")
     parser.add_argument("--workers", default=",".join(map(str, WORKERS)))
-    parser.add_argument("--api-processes", type=int, default=4)
+    parser.add_argument("--api-processes", type=int, default=2,
+                        help="uvicorn processes, a core each (deploy/k8s/api.yaml: 2)")
     parser.add_argument("--job-size", type=int, default=4, help="episodes per submitted job")
-    parser.add_argument("--pg-cores", type=int, default=16)
-    parser.add_argument("--pg-wal-mb-s", type=float, default=400.0)
+    parser.add_argument("--pg-cores", type=int, default=8)
+    parser.add_argument("--pg-wal-mb-s", type=float, default=200.0,
+                        help="WAL the database disk takes a second")
     parser.add_argument("--redis-shards", type=int, default=1)
     parser.add_argument("--worker-host-cores", type=int, default=16)
     parser.add_argument("--workers-per-host", type=int, default=12)
     parser.add_argument("--gpus", type=int, default=0)
     parser.add_argument("--turns-per-episode", type=float, default=0.0)
-    parser.add_argument("--polls-per-s", type=float, default=0.0,
-                        help="clients' status polls a second, all together")
+    parser.add_argument("--poll-every-s", type=float, default=1.0,
+                        help="each job's client reads its status this often (0: never)")
     add_service_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)

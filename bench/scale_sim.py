@@ -93,7 +93,7 @@ class Hardware:
 class Workload:
     mix: dict[str, float]  # family -> share of the episodes
     job_size: int = 4  # episodes per submitted job
-    polls_per_s: float = 0.0  # clients' GET /v1/jobs/{id}, all together
+    poll_every_s: float = 0.0  # each job's client reads its status this often (0: never)
     turns_per_episode: float = 0.0  # sampled on the GPU (0: model-free policies)
     job_lock: bool = True  # claim and write lock the job's row (the store today)
     artifacts_in_pg: bool = True  # the PNGs are rows (today) or in an artifact store
@@ -217,6 +217,8 @@ class StackModel:
         job = next(self._job_ids)
         self.jobs_left[job] = episodes
         self.queue.put(family, job, episodes)
+        if self.load.poll_every_s > 0:
+            self.env.process(self.job_poller(job))
         return job
 
     def poll(self):
@@ -311,10 +313,11 @@ class StackModel:
         while True:
             yield machine.run(0.05 * cores, cores, tag="other")
 
-    def pollers(self):
-        while True:
-            yield self.env.timeout(self.rng.expovariate(self.load.polls_per_s))
-            self.env.process(self.poll())
+    def job_poller(self, job: int):
+        """The job's client, waiting for it as ``pipeline_overhead``'s does, less often."""
+        while self.jobs_left[job] > 0:
+            yield self.env.timeout(self.load.poll_every_s)
+            yield from self.poll()
 
     # --- what a window measured
     def snapshot(self) -> dict:
@@ -363,8 +366,6 @@ def simulate(costs: Costs, hardware: Hardware, workload: Workload, workers: int,
     model = StackModel(costs, hardware, workload, workers, seed, stagger_s=unit)
     for _ in range(4 * hardware.api_processes):
         model.env.process(model.feeder())
-    if workload.polls_per_s > 0:
-        model.env.process(model.pollers())
     warm, window = 5 * unit + 2 * first_job, max(20 * unit, min_episodes * unit / workers)
     model.env.run(until=warm)
     start = model.snapshot()
