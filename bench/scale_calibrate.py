@@ -250,7 +250,7 @@ def stack_run(db: str, redis_url: str, workers: int, count: int, idle_s: float =
             run.client, submit_jobs(run.client, jobs))))
     admin.dispose()
     parts = ("api", "postgres", "redis", "client")
-    spent["redis"] -= idle["redis"] / idle["wall"] * spent["wall"]  # (noise: see calibrate)
+    spent["redis"] = max(0.0, spent["redis"] - idle["redis"] / idle["wall"] * spent["wall"])
     spent["redis_calls"] -= idle["redis_calls"] / idle["wall"] * spent["wall"]
     worker_cpu = sum(v for k, v in spent.items() if k.startswith("worker"))
     ours = worker_cpu + sum(spent[n] for n in parts)

@@ -57,28 +57,33 @@ def fit_background(costs: Costs, cores: float, workers: int, jobs: list, used: f
 
 
 def check(calibration: dict) -> list[dict]:
-    """The measured 1- and 2-worker runs, simulated on this machine's cores: alone, and
-    beside the load other processes put on the machine during each run."""
+    """The measured 1- and 2-worker runs, simulated on this machine's cores beside the
+    load the machine's other processes put on them during each run (what they used: the
+    model's other input); also with the niced ones left out (they mostly took what the
+    stack left idle), and with the machine to itself."""
     costs = Costs.from_dict(calibration["costs"])
     cores = calibration["machine"]["before"]["cores"]
     jobs = [(family, n) for family, n in calibration["jobs"]]
     rows = []
     for workers, measured in calibration["runs"].items():
-        alone = simulate_run(costs, Hardware(shared_cores=cores), int(workers), jobs)
-        demand = fit_background(costs, cores, int(workers), jobs, measured["others_cores"])
-        beside = simulate_run(costs, Hardware(shared_cores=cores, background_cores=demand),
-                              int(workers), jobs)
-        rate = measured["episodes_per_s"]
-        rows.append({"workers": int(workers), "measured": rate,
-                     "predicted": beside.episodes_per_s,
-                     "ratio": beside.episodes_per_s / rate,
-                     "others_cores": measured["others_cores"], "others_demand": demand,
-                     "predicted_alone": alone.episodes_per_s,
-                     "ratio_alone": alone.episodes_per_s / rate,
-                     "polls": {"measured": measured["polls"],
-                               "predicted": beside.extra["polls"]},
+        count, rate = int(workers), measured["episodes_per_s"]
+        predicted = {}
+        for name, used in (("beside_others", measured["others_cores"]),
+                           ("beside_unniced", measured["others_cores"]
+                            - measured["niced_cores"]), ("alone", 0.0)):
+            demand = fit_background(costs, cores, count, jobs, used)
+            predicted[name] = simulate_run(
+                costs, Hardware(shared_cores=cores, background_cores=demand), count, jobs)
+        main = predicted["beside_others"]
+        rows.append({"workers": count, "measured": rate, "predicted": main.episodes_per_s,
+                     "ratio": main.episodes_per_s / rate,
+                     "others_cores": measured["others_cores"],
+                     "niced_cores": measured["niced_cores"],
+                     **{f"ratio_{name}": r.episodes_per_s / rate
+                        for name, r in predicted.items() if name != "beside_others"},
+                     "polls": {"measured": measured["polls"], "predicted": main.extra["polls"]},
                      "cpu_per_episode": {"measured": measured["cpu_per_episode"],
-                                         "predicted": beside.cpu_per_episode}})
+                                         "predicted": main.cpu_per_episode}})
     return rows
 
 
@@ -176,9 +181,10 @@ def print_report(out: dict) -> None:
                           f"{1e3 * value:.0f}" for name, value in cpu["measured"].items())
         console.print(
             f"{row['workers']} worker(s) on {cal['machine']['before']['cores']} cores, others "
-            f"using {row['others_cores']:.2f} of them: measured {row['measured']:.2f} "
-            f"episodes/s, predicted {row['predicted']:.2f} (predicted/measured "
-            f"{row['ratio']:.2f}; with the machine to itself {row['predicted_alone']:.2f}, "
+            f"using {row['others_cores']:.2f} of them ({row['niced_cores']:.2f} niced): "
+            f"measured {row['measured']:.2f} episodes/s, predicted {row['predicted']:.2f} "
+            f"(predicted/measured {row['ratio']:.2f}; niced left out "
+            f"{row['ratio_beside_unniced']:.2f}, the machine to itself "
             f"{row['ratio_alone']:.2f}); CPU ms an episode, predicted/measured: {parts}")
     table = Table(title=out["setting"])
     for col in ("workers", "episodes/s", "first bottleneck", "what to change, and then"):
