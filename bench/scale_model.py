@@ -59,8 +59,9 @@ def fit_background(costs: Costs, cores: float, workers: int, jobs: list, used: f
 def check(calibration: dict) -> list[dict]:
     """The measured 1- and 2-worker runs, simulated on this machine's cores beside the
     load the machine's other processes put on them during each run (what they used: the
-    model's other input); also with the niced ones left out (they mostly took what the
-    stack left idle), and with the machine to itself."""
+    model's other input). Niced processes (a training run at nice 15) are left out: the
+    kernel gives them about 3% of a core's weight, so they take what the stack leaves
+    idle; counting them too, and the machine to itself, bracket it."""
     costs = Costs.from_dict(calibration["costs"])
     cores = calibration["machine"]["before"]["cores"]
     jobs = [(family, n) for family, n in calibration["jobs"]]
@@ -68,9 +69,9 @@ def check(calibration: dict) -> list[dict]:
     for workers, measured in calibration["runs"].items():
         count, rate = int(workers), measured["episodes_per_s"]
         predicted = {}
-        for name, used in (("beside_others", measured["others_cores"]),
-                           ("beside_unniced", measured["others_cores"]
-                            - measured["niced_cores"]), ("alone", 0.0)):
+        for name, used in (("beside_others", measured["others_cores"]
+                            - measured["niced_cores"]),
+                           ("counting_niced", measured["others_cores"]), ("alone", 0.0)):
             demand = fit_background(costs, cores, count, jobs, used)
             predicted[name] = simulate_run(
                 costs, Hardware(shared_cores=cores, background_cores=demand), count, jobs)
@@ -150,6 +151,13 @@ def hardware_from(args: argparse.Namespace) -> tuple[Hardware, Workload]:
     return hw, load
 
 
+def also_busy(row: dict) -> str:
+    """The shared resources past half busy, beside the bottleneck."""
+    return ", ".join(f"{name} {100 * busy:.0f}%" for name, busy in row["utilisation"].items()
+                     if busy >= 0.5 and name not in (row["bottleneck"], "workers",
+                                                     "worker hosts' CPU")) or "-"
+
+
 def print_report(out: dict) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -183,17 +191,19 @@ def print_report(out: dict) -> None:
             f"{row['workers']} worker(s) on {cal['machine']['before']['cores']} cores, others "
             f"using {row['others_cores']:.2f} of them ({row['niced_cores']:.2f} niced): "
             f"measured {row['measured']:.2f} episodes/s, predicted {row['predicted']:.2f} "
-            f"(predicted/measured {row['ratio']:.2f}; niced left out "
-            f"{row['ratio_beside_unniced']:.2f}, the machine to itself "
+            f"(predicted/measured {row['ratio']:.2f}; counting the niced load too "
+            f"{row['ratio_counting_niced']:.2f}, the machine to itself "
             f"{row['ratio_alone']:.2f}); CPU ms an episode, predicted/measured: {parts}")
     table = Table(title=out["setting"])
-    for col in ("workers", "episodes/s", "first bottleneck", "what to change, and then"):
-        table.add_column(col, justify="right" if col != "what to change, and then" else "left")
+    for col in ("workers", "episodes/s", "first bottleneck", "also busy",
+                "what to change, and then"):
+        table.add_column(col, justify="left" if col.startswith(("what", "also")) else "right")
     for row in out["scale"]:
         then = "; ".join(f"{c['change']}: {c['episodes_per_s']:,.0f}/s, {c['bottleneck']} "
                          f"{100 * c['busy']:.0f}%" for c in row["changes"])
         table.add_row(str(row["workers"]), f"{row['episodes_per_s']:,.1f}",
-                      f"{row['bottleneck']} {100 * row['busy']:.0f}%", then or "-")
+                      f"{row['bottleneck']} {100 * row['busy']:.0f}%", also_busy(row),
+                      then or "-")
     console.print(table)
 
 

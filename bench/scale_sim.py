@@ -161,7 +161,9 @@ class StackModel:
         self.costs, self.hw, self.load, self.workers = costs, hardware, workload, workers
         self.rng = random.Random(seed)
         self.queue = EpisodeQueue(env)
-        self.backlog = 2 * workers + workload.job_size  # feeders keep the queue this full
+        # Clients keep about one episode per worker waiting: enough to keep them busy, and
+        # no more (a job waiting in the queue is polled all the while).
+        self.backlog = workers + workload.job_size
         self._low: simpy.Event | None = None
         self.submitting = 0  # episodes of the jobs being submitted now
         self.jobs_left: dict[int, int] = {}
