@@ -35,7 +35,8 @@ import json
 import sys
 from dataclasses import replace
 
-from scale_sim import Costs, Hardware, Workload, simulate, simulate_run
+from scale_inputs import Costs, Hardware, Workload
+from scale_sim import simulate, simulate_run
 from stack_jobs import add_service_arguments
 
 WORKERS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]

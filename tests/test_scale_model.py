@@ -12,7 +12,8 @@ import simpy
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))  # its scripts' imports
 
 from processor_sharing import Host  # noqa: E402
-from scale_sim import Costs, Hardware, Workload, simulate, simulate_run  # noqa: E402
+from scale_inputs import Costs, Hardware, Workload  # noqa: E402
+from scale_sim import simulate, simulate_run  # noqa: E402
 
 ZERO_FAMILY = {"run_cpu_s": 0.0, "run_parallel": 1.0, "finish_client_s": 0.0,
                "finish_pg_s": 0.0, "finish_wal_bytes": 0.0, "finish_client_noart_s": 0.0,
