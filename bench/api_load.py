@@ -21,23 +21,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import statistics
 import sys
 import time
-import uuid
 from collections import Counter
-from pathlib import Path
 
 import httpx
 from redis import Redis
-
-from designrl.store import make_engine, make_sessionmaker
-from designrl.store.keys import create_api_key
-from designrl.store.scratch import scratch_schema
-from services.stack import LocalStack, StackConfig
-
-ROOT = Path(__file__).resolve().parents[1]  # the stack runs this checkout's services
+from stack_jobs import add_service_arguments, bench_stack  # this folder: run as a script
 
 JOB = {"kind": "benchmark", "tasks": ["gen-poster"], "seeds": [1, 2],
        "policies": ["rule", "random"]}
@@ -93,34 +84,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--big", type=int, default=20_000,
                         help="episodes of the one big job (a multiple of 5,000; 0: none)")
-    parser.add_argument("--db", default=os.environ.get(
-        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    add_service_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
-    queue = f"bench-api-load-{uuid.uuid4().hex[:8]}"
-    with scratch_schema(args.db) as url:
-        limits = {"DESIGNRL_KEY_EPISODES_PER_JOB": str(max(args.big, 5000)),
-                  "DESIGNRL_MAX_EPISODES_PER_JOB": str(max(args.big, 20_000)),
-                  "DESIGNRL_KEY_JOBS_PER_MINUTE": str(10 * args.requests + 10)}
-        config = StackConfig(url, args.redis, workers=0, queue=queue, worker_metrics=False,
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0", **limits},
-                             base_env=dict(os.environ),
-                             import_paths=[str(ROOT)])
-        with LocalStack(config) as stack:
-            with make_sessionmaker(make_engine(url))() as session:
-                key = create_api_key(session, "bench", "user")
-            baseline = asyncio.run(hammer(stack.api_url, key, "GET", "/healthz", None,
-                                          args.requests, args.concurrency))
-            submit = asyncio.run(hammer(stack.api_url, key, "POST", "/v1/jobs", JOB,
-                                        args.requests, args.concurrency))
-            redis = Redis.from_url(args.redis)
-            enqueued = redis.llen(queue)
-            big = submit_once(stack.api_url, key, big_job(args.big)) if args.big else None
-            big_enqueued = redis.llen(queue) - enqueued
-        redis.delete(queue)
+    limits = {"DESIGNRL_KEY_EPISODES_PER_JOB": str(max(args.big, 5000)),
+              "DESIGNRL_MAX_EPISODES_PER_JOB": str(max(args.big, 20_000)),
+              "DESIGNRL_KEY_JOBS_PER_MINUTE": str(10 * args.requests + 10)}
+    with bench_stack(args.db, args.redis, 0, env=limits) as run:
+        base, key = run.stack.api_url, run.client.headers["X-API-Key"]
+        baseline = asyncio.run(hammer(base, key, "GET", "/healthz", None, args.requests,
+                                      args.concurrency))
+        submit = asyncio.run(hammer(base, key, "POST", "/v1/jobs", JOB, args.requests,
+                                    args.concurrency))
+        redis = Redis.from_url(args.redis)
+        enqueued = redis.llen(run.queue)
+        big = submit_once(base, key, big_job(args.big)) if args.big else None
+        big_enqueued = redis.llen(run.queue) - enqueued
     server_errors = sum(v for k, v in submit["statuses"].items() if k.startswith("5"))
     result = {"concurrency": args.concurrency, "submit": submit, "healthz": baseline,
               "p50_ratio": submit["p50_ms"] / baseline["p50_ms"],

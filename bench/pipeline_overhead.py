@@ -28,19 +28,11 @@ import json
 import os
 import sys
 import time
-import uuid
-from pathlib import Path
 
-import httpx
+from stack_jobs import add_service_arguments, bench_stack, run_jobs  # this folder: run as a script
 
 from designrl.bench import BenchCase, run_case
-from designrl.store import make_engine, make_sessionmaker
-from designrl.store.keys import create_api_key
-from designrl.store.scratch import scratch_schema
 from designrl.tasks import TASKS, load_items
-from services.stack import LocalStack, StackConfig
-
-ROOT = Path(__file__).resolve().parents[1]  # the stack runs this checkout's services
 
 LAYOUT_TASKS = ["gen-poster", "gen-slide", "gen-banner", "gen-flyer"]
 
@@ -118,36 +110,12 @@ def _through_stack(db: str, redis: str, workers: int, jobs: list[tuple[dict, int
                    warm_up: list[tuple[dict, int]] = ()) -> float:
     """Seconds from submitting ``jobs`` to their completion, through a fresh stack;
     ``warm_up`` jobs run to completion first (untimed)."""
-    with scratch_schema(db) as url:
-        config = StackConfig(url, redis, workers=workers, worker_metrics=False,
-                             queue=f"bench-overhead-{uuid.uuid4().hex[:8]}",
-                             env={"DESIGNRL_RECONCILE_EVERY_S": "0"}, base_env=dict(os.environ),
-                             import_paths=[str(ROOT)])
-        with LocalStack(config) as stack:
-            with make_sessionmaker(make_engine(url))() as session:
-                key = create_api_key(session, "bench", "user")
-            time.sleep(2.0)  # let the workers connect before the clock starts
-            with httpx.Client(base_url=stack.api_url, headers={"X-API-Key": key},
-                              timeout=60) as client:
-                _run_jobs(client, list(warm_up))
-                started = time.perf_counter()
-                _run_jobs(client, jobs)
-                return time.perf_counter() - started
-
-
-def _run_jobs(client: httpx.Client, jobs: list[tuple[dict, int]]) -> None:
-    """Submit every job, then wait until each has completed."""
-    ids = []
-    for body, _ in jobs:
-        reply = client.post("/v1/jobs", json={"kind": "benchmark", **body})
-        reply.raise_for_status()
-        ids.append(reply.json()["id"])
-    for job_id in ids:
-        while (state := client.get(f"/v1/jobs/{job_id}").json())["status"] not in (
-                "completed", "completed_with_errors", "failed", "cancelled"):
-            time.sleep(0.05)
-        assert state["status"] == "completed", state
-        assert state["progress"]["completed"] == state["episodes_total"], state
+    with bench_stack(db, redis, workers) as run:
+        time.sleep(2.0)  # let the workers connect before the clock starts
+        run_jobs(run.client, list(warm_up))
+        started = time.perf_counter()
+        run_jobs(run.client, jobs)
+        return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,10 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heavy", type=int, default=12)
     parser.add_argument("--render", type=int, default=12,
                         help="render-family episodes (a third each of svg, html, webpage)")
-    parser.add_argument("--db", default=os.environ.get(
-        "DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
-    parser.add_argument("--redis", default=os.environ.get("REDIS_URL",
-                                                          "redis://127.0.0.1:6379/0"))
+    add_service_arguments(parser)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
