@@ -2,14 +2,16 @@
 
     python bench/sft_svg.py [--out out/sft-svg] [--seeds 0-4] [--train-items 800]
                             [--validation-items 40] [--test-items 40] [--base-items 4]
-                            [--epochs 10] [--checkpoints 3] [--max-tokens 1024] [--json]
+                            [--epochs 10] [--checkpoints 3] [--more-rounds 2]
+                            [--max-tokens 1024] [--json]
 
 For each training seed: builds the tiny model from scratch with that seed
 (``build_tiny_model``, random weights), writes the svg expert's answers to gen-svg
 train seeds 0..N-1 as chat data, fine-tunes it (``train_sft``, data order from the
 seed too) saving ``--checkpoints`` models along the way, keeps the one best on
-``--validation-items`` further train seeds (valid rate, then mean reward), and
-plays it greedily on ``--test-items`` held-out test seeds; the base model plays the
+``--validation-items`` further train seeds (valid rate, then mean reward), training
+up to ``--more-rounds`` more rounds from the best model while no model reaches the
+target on validation (``run_single_turn_sft``), and plays it greedily on ``--test-items`` held-out test seeds; the base model plays the
 first ``--base-items`` of them (a random model writes until ``--max-tokens``, so
 this is slow and its rate is 0 on any number). Prints, per seed, the valid-SVG rate
 (a document extracted, parsed safely, rendered non-blank) of base and kept model,
@@ -47,6 +49,9 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--base-items", type=int, default=4)
     parser.add_argument("--epochs", type=float, default=10.0)
     parser.add_argument("--checkpoints", type=int, default=3)
+    parser.add_argument("--more-rounds", type=int, default=2,
+                        help="rounds trained on from the best model while it is under the "
+                             "target on the validation seeds")
     parser.add_argument("--max-tokens", type=int, default=1024,
                         help="an answer's token budget (the expert's longest is about 870)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -64,7 +69,8 @@ def run_seed(args: argparse.Namespace, seed: int) -> dict:
     outcome = run_single_turn_sft(base, "gen-svg", out / "sft", train_seeds=list(train),
                                   validation_seeds=list(validation), test_seeds=list(test),
                                   base_seeds=list(test)[:args.base_items], settings=settings,
-                                  max_tokens=args.max_tokens,
+                                  max_tokens=args.max_tokens, until_valid=TARGET,
+                                  more_rounds=args.more_rounds,
                                   log=lambda line: print(f"seed {seed}: {line}",
                                                          file=sys.stderr))
     return {"seed": seed, "kept": str(outcome.model.relative_to(out)),

@@ -72,6 +72,10 @@ def designrl(*argv: str, tmp_path: Path) -> subprocess.CompletedProcess:
      ["gen-svg trains alone"]),
     (["sft", "--model", "/nonexistent", "--out", "run", "--tasks", "gen-svg",
       "--eval-seeds", "5"], ["test seeds must be in the test split"]),
+    (["sft", "--model", "/nonexistent", "--out", "run", "--more-rounds", "1"],
+     ["--more-rounds is for gen-svg"]),
+    (["sft", "--model", "/nonexistent", "--out", "run", "--until-valid", "1.5"],
+     ["--until-valid", "less than or equal to 1"]),
     (["inference", "load", "policy-v1"], ["load needs NAME and PATH"]),
 ], ids=lambda v: " ".join(v) if v[0] in ("bench", "train", "sft", "inference") else "")
 def test_a_mistake_exits_2_naming_it(argv, expected, tmp_path):

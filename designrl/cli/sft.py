@@ -50,6 +50,8 @@ def add_parser(sub) -> None:
     add_option(sft, SFTWorkflowConfig, "dagger_seeds", type=int,
                help="unseen train seeds per DAgger round, after the train seeds; one more "
                     "block validates every model")
+    add_option(sft, SFTWorkflowConfig, "more_rounds", type=int)
+    add_option(sft, SFTWorkflowConfig, "until_valid", type=float)
     add_option(sft, SFTSettings, "epochs", type=float)
     add_option(sft, SFTSettings, "learning_rate", type=float)
     add_option(sft, SFTSettings, "batch_size", type=int, help="examples per optimizer step")
@@ -78,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             train_seeds=args.train_seeds, prompt_style=args.prompt_style,
             recovery=args.recovery, dagger_rounds=args.dagger_rounds,
             dagger_seeds=args.dagger_seeds, eval_seeds=args.eval_seeds,
-            step_limit=args.step_limit,
+            step_limit=args.step_limit, more_rounds=args.more_rounds,
+            until_valid=args.until_valid,
             settings=SFTSettings(**{k: v for k, v in given.items() if v is not None}))
     except ValidationError as exc:
         error = exc.errors()[0]
@@ -87,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
     console = Console(stderr=args.json, width=None if sys.stdout.isatty() else 220)
     if is_single_turn(config.tasks):
         return run_single_turn(config, args.json, console)
+    if config.more_rounds:
+        raise UsageError("--more-rounds is for gen-svg (layout keeps a checkpoint: "
+                         "--checkpoints)")
     try:  # the trainer prints its log lines; with --json, stdout carries the report alone
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
             outcome = run_sft_workflow(config, log=console.print)

@@ -50,7 +50,8 @@ def run_single_turn(config: SFTWorkflowConfig, as_json: bool, console: Console) 
         with contextlib.redirect_stdout(sys.stderr if as_json else sys.stdout):
             outcome = run_single_turn_sft(config.model, task, config.out, train_seeds=train,
                                           validation_seeds=validation, test_seeds=test,
-                                          settings=settings, log=console.print)
+                                          settings=settings, until_valid=config.until_valid,
+                                          more_rounds=config.more_rounds, log=console.print)
     except ValueError as exc:  # refused before training (seeds, task, model)
         raise UsageError(str(exc)) from None
     results = {"base": outcome.base.as_dict(), "sft": outcome.kept.as_dict()}

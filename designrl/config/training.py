@@ -154,6 +154,11 @@ class SFTWorkflowConfig(BaseModel):
     eval_seeds: list[int] | None = Field(None, description=(
         "held-out seeds per task (None: the first two test seeds)"))
     step_limit: int = Field(8, ge=1, description="steps per evaluation and validation episode")
+    more_rounds: int = Field(0, ge=0, description=(
+        "gen-svg: rounds trained on from the best model while no model reaches "
+        "until_valid on the validation seeds (0: none)"))
+    until_valid: float = Field(0.95, ge=0, le=1, description=(
+        "gen-svg: the valid-SVG rate on the validation seeds that ends training"))
     settings: SFTSettings = Field(default_factory=SFTSettings, description="how to fine-tune")
 
 

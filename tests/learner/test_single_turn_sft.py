@@ -55,7 +55,7 @@ def test_the_workflow_keeps_the_checkpoint_best_on_validation_seeds(tiny_model, 
     outcome = run_single_turn_sft(tiny_model, "gen-svg", tmp_path / "sft",
                                   train_seeds=list(SVG_SEEDS), validation_seeds=[0],
                                   test_seeds=[TEST_SEED], settings=settings,
-                                  max_tokens=BUDGET, log=lines.append)
+                                  max_tokens=BUDGET, more_rounds=2, log=lines.append)
     examples = (tmp_path / "sft" / "sft.jsonl").read_text().splitlines()
     assert [json.loads(e)["policy"] for e in examples] == ["expert"] * 3
     # one checkpoint halfway and the final model, each validated on the same seed
@@ -69,6 +69,31 @@ def test_the_workflow_keeps_the_checkpoint_best_on_validation_seeds(tiny_model, 
     assert outcome.losses and outcome.losses[-1] < outcome.losses[0]
     assert set(outcome.seconds) == {"data", "train", "validate", "test"}
     assert any("validation seeds" in line for line in lines)
+    assert not (tmp_path / "sft" / "round-1").exists()  # no target, no further round
+
+
+def test_a_run_weak_on_validation_trains_on_from_its_best_model(tiny_model, tmp_path):
+    from browser_support import require_chromium
+
+    require_chromium()
+    settings = SFTSettings(epochs=2, batch_size=3, logging_steps=1)  # too short: no SVG
+    lines = []
+    outcome = run_single_turn_sft(tiny_model, "gen-svg", tmp_path / "sft",
+                                  train_seeds=list(SVG_SEEDS), validation_seeds=[0],
+                                  test_seeds=[TEST_SEED], settings=settings,
+                                  max_tokens=BUDGET, until_valid=1.0, more_rounds=1,
+                                  log=lines.append)
+    assert [path.name for path, _ in outcome.validation] == ["sft", "round-1"]
+    assert any("round 1 from" in line for line in lines)
+    first = json.loads((tmp_path / "sft" / "sft_log.json").read_text())
+    second = json.loads((tmp_path / "sft" / "round-1" / "sft_log.json").read_text())
+    # half the epochs at half the rate, from the trained weights, not the base model's
+    assert second["settings"]["epochs"] == 1.0
+    assert second["settings"]["learning_rate"] == settings.learning_rate / 2
+    assert second["log_history"][0]["loss"] < first["log_history"][0]["loss"]
+    assert len(outcome.losses) == 3  # two logged steps, then one
+    best = max(outcome.validation[::-1], key=lambda p: (p[1].valid_rate, p[1].mean_reward))
+    assert outcome.model == best[0]
 
 
 @pytest.mark.parametrize(("seeds", "message"), [
