@@ -281,10 +281,13 @@ def _linear(shape) -> bool:
 class Proportion:
     """The drawing is wider than tall (``ratio`` > 1), taller than wide (< 1), or about
     ``ratio`` (width / height) when ``exact``: passes on the canvas; fails only when neither
-    the canvas nor any shape filling a quarter of it is even roughly so."""
+    the canvas nor any shape filling a quarter of it is even roughly so. A ``part``'s (the
+    thing the list is about, which may stand in a scene) fails only when no shape of a
+    twenty-fifth of the canvas is."""
 
     ratio: float
     exact: bool = False
+    part: bool = False
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         x0, y0, x1, y1 = scene.facts.canvas
@@ -292,7 +295,7 @@ class Proportion:
         canvas = (x1 - x0) / max(1e-9, y1 - y0)
         big = [(s.bbox[2] - s.bbox[0]) / max(1e-9, s.bbox[3] - s.bbox[1])
                for s in scene.facts.shapes
-               if s.box_area >= 0.25 * area]
+               if s.box_area >= (0.04 if self.part else 0.25) * area]
         detail = f"canvas {canvas:.2f} wide per tall"
         if self._holds(canvas, 0.08):
             return True, detail

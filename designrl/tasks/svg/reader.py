@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from designrl.tasks.svg.atoms import (
@@ -127,7 +127,8 @@ def read_requirements(sentences: Sequence[str]) -> list[Reading]:
                                    (quote_labels(sentence, labels), False)):
                 if text != sentence and (text != as_canvas(sentence, subjects) or not borrowed):
                     extra += [Lent(a) if borrowed and not isinstance(a, Text) else a
-                              for a in read_requirement(text).atoms if _placing(a)]
+                              for a in map(_of_a_part, read_requirement(text).atoms)
+                              if _placing(a)]
             hinted = lend_colors(sentence, usual, COLOR_RE, FUNCTION_WORDS)
             if hinted != sentence:  # "the sun should be in the top right": yellow there
                 extra += [Hint(a) for a in read_requirement(hinted).atoms if _placing(a)]
@@ -185,6 +186,12 @@ def _placing(atom: Atom) -> bool:
         or (isinstance(atom, Text) and bool(atom.regions)) \
         or (isinstance(atom, Count) and atom.color is not None) \
         or isinstance(atom, Pieces | Proportion | Backing)
+
+
+def _of_a_part(atom: Atom) -> Atom:
+    """A proportion read once the list's subject is taken as the canvas is the subject's,
+    which may fill only part of a scene ("the waterfall is taller than it is wide")."""
+    return replace(atom, part=True) if isinstance(atom, Proportion) else atom
 
 
 def _proportion(lower: str) -> list[Atom]:
