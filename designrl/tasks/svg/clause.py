@@ -205,6 +205,8 @@ def _place_texts(c: _Clause) -> None:
         atoms.remove(texts[1])  # the text placed by is presumed: shown, it is another's to ask
         texts = texts[:1]
         c.whole = False
+        if len(c.regions) > 1:  # "the upper-left island is labelled 'A' and the lower-right
+            c.regions = []      # island 'B'": the places are the parts', which the order reads
     paired = text_regions(lower, len(texts), c.regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"
         for text, region in zip(texts, paired, strict=True):

@@ -233,3 +233,18 @@ def test_words_in_differently_styled_tspans_are_read_with_their_own_paint_and_pl
                             "The word 'Labs' must be written in purple",
                             "The word 'Orbit' must be written in purple"]) == \
         ["pass", "pass", "fail"]
+
+
+def test_labels_of_two_parts_named_by_place_are_ordered_not_each_put_in_both_places():
+    # v17: both places were asked of the first label, whose centre cannot be in both
+    rule = "The upper-left island is labelled 'Gull Island' and the lower-right island 'Kestrel Isle'"
+    assert Text("Gull Island") in read_requirement(rule).atoms
+    islands = ('<ellipse cx="100" cy="80" rx="60" ry="40" fill="#7cbf6a"/>'
+               '<ellipse cx="300" cy="220" rx="70" ry="45" fill="#6fb35c"/>')
+    label = '<text x="{x}" y="{y}" font-size="14" text-anchor="middle">{words}</text>'
+    honest = label.format(x=100, y=85, words="Gull Island") + \
+        label.format(x=300, y=225, words="Kestrel Isle")
+    swapped = label.format(x=100, y=85, words="Kestrel Isle") + \
+        label.format(x=300, y=225, words="Gull Island")
+    assert _verdicts(islands + honest, [rule]) != ["fail"]
+    assert _verdicts(islands + swapped, [rule]) == ["fail"]
