@@ -18,6 +18,7 @@ keeps its object words, so its reading is never complete and never passes on col
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -56,6 +57,7 @@ def object_colors(sentences: Sequence[str], color_re: re.Pattern[str],
     """Noun phrase (one or two words, lower case) -> the colour phrase the list gives it."""
     seen: dict[str, set[str]] = {}
     for sentence in sentences:
+        _note_mixed(seen, sentence, color_re)
         clause = re.split(r"[,;:()]|\s[-–—]\s|\bwith\b|\bbut\b|\bwhile\b|\band\b",
                           _QUOTE.sub(" ", sentence).replace("’", "'"))[0]
         lower = clause.lower()
@@ -77,6 +79,20 @@ def object_colors(sentences: Sequence[str], color_re: re.Pattern[str],
                 continue  # "the water inside the tank": not a plain noun phrase
             _note(seen, words[-2:], phrase)  # "The barn must be painted red"
     return {noun: next(iter(c)) for noun, c in seen.items() if len(c) == 1}
+
+
+def _note_mixed(seen: dict[str, set[str]], sentence: str, color_re: re.Pattern[str]) -> None:
+    """A subject given two colours at once ("the stripes alternate dark green and white",
+    "the stripes are red and white") is of both: no one colour is lent to it."""
+    clause = re.split(r"[,;:()]", _QUOTE.sub(" ", sentence).replace("’", "'"))[0].lower()
+    subject = re.match(r"\s*(?:the |a |an )?(?P<np>[a-z'\-]+(?: [a-z'\-]+)?)\s+(?:alternate|"
+                       r"alternates|alternating|are|is|come in|take turns|switch)\b", clause)
+    colours = list(color_re.finditer(clause))
+    joined = any(re.fullmatch(r"\s*(?:and|or|and then)?\s*", clause[a.end():b.start()])
+                 for a, b in itertools.pairwise(colours))
+    if subject and joined and not any(w in _STOP for w in subject.group("np").split()):
+        for found in colours:
+            _note(seen, subject.group("np").split()[-2:], found.group(0).lower())
 
 
 def _noun_phrase(after: list[str], stopwords: frozenset[str]) -> list[str]:

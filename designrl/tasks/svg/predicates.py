@@ -111,15 +111,19 @@ def painted(color: ColorSpec, paints: tuple[RGB, ...]) -> bool:
 
 def text_matches(wanted: str, content: str) -> bool:
     """Whether a text element reading ``content`` shows ``wanted``: the words appear in it
-    whole (case, punctuation and, for letters set in separate spans, spacing aside), and it
-    is not a long passage that merely quotes them (a requirement sentence written out as
-    text does not count as the label it mentions); a row of short labels ("a b c d e f g h",
-    "1 2 3 4 5 6 7 8") shows each of them."""
+    whole (punctuation and, for letters set in separate spans, spacing aside; in any one
+    case a design may set them in: as written, capitals, lower case, title or sentence
+    case, not "PP × pp" for "Pp × Pp"), and it is not a long passage that merely quotes
+    them (a requirement sentence written out as text does not count as the label it
+    mentions); a row of short labels ("a b c d e f g h", "1 2 3 4 5 6 7 8") shows each of
+    them."""
     words, text = _plain(wanted), _plain(content)
     if not words:
         return False
-    found = re.search(rf"(?<!\w){re.escape(words)}(?!\w)", text) or (
-        " " in words and words.replace(" ", "") in text.replace(" ", ""))
+    cased, shown = _plain(wanted, lower=False), _plain(content, lower=False)
+    found = any(m.group(0) in _cases(cased) for m in re.finditer(
+        rf"(?<!\w){re.escape(cased)}(?!\w)", shown, re.IGNORECASE)) or (
+        " " in words and any(c.replace(" ", "") in shown.replace(" ", "") for c in _cases(cased)))
     row = all(len(token) <= 3 for token in text.split())  # "a b c d e f g h": labels in a row
     return bool(found) and (len(text) <= 2 * len(words) + 12 or row)
 
@@ -133,8 +137,13 @@ def texts_showing(words: str, shapes: Sequence[Shape]) -> list[Shape]:
         or [r for s in texts for r in s.runs if text_matches(words, r.text)]
 
 
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+def _cases(words: str) -> tuple[str, ...]:
+    """``words`` in each case a design may set them in."""
+    return words, words.upper(), words.lower(), words.title(), words.capitalize()
+
+
+def _plain(text: str, lower: bool = True) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower() if lower else text).split())
 
 
 @dataclass(frozen=True)
