@@ -48,9 +48,14 @@ class BrowserHandle:
 
 async def launch_browser(pw: Playwright, handle: BrowserHandle, executable: str | None,
                          wrappers: Sequence[ExecutableWrapper], cap: MemoryCap | None,
-                         sandbox: bool) -> bool:
+                         sandbox: bool, fall_back: bool = True) -> bool:
     """Launch ``handle``'s browser (killing what a crashed or hung predecessor left) and
     count a generation; returns whether Chromium's own sandbox is (still) on.
+
+    Where the sandbox has not started yet, a launch that fails with it falls back to
+    none (this machine cannot give it). Once it has (``fall_back`` False), a failure is
+    taken for a passing one (a relaunch under load) and tried again with the sandbox:
+    a busy moment never leaves the pool without it for good.
 
     Each wrapper execs the next: the memory group outermost, then ``wrappers`` (the
     first wraps Chromium itself: preferences, then the network namespace), then Chromium."""
@@ -74,9 +79,14 @@ async def launch_browser(pw: Playwright, handle: BrowserHandle, executable: str 
     except Exception as exc:
         if not sandbox:
             raise
-        log.warning("Chromium would not start with its own sandbox (%s); going on "
-                    "without it", error_text(exc)[:300])
-        sandbox = False
-        handle.browser = await pw.chromium.launch(chromium_sandbox=False, **options)
+        if fall_back:
+            log.warning("Chromium would not start with its own sandbox (%s); going on "
+                        "without it", error_text(exc)[:300])
+            sandbox = False
+        else:
+            log.warning("Chromium did not relaunch (%s); trying again with its own "
+                        "sandbox", error_text(exc)[:300])
+            kill_browser(handle.marker)
+        handle.browser = await pw.chromium.launch(chromium_sandbox=sandbox, **options)
     handle.generation += 1
     return sandbox

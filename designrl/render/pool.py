@@ -129,6 +129,7 @@ class BrowserPool:
         self.chromium_user = chromium_user  # who Chromium runs as when the pool is root
         self.run_as: RunAs | None = None
         self.chromium_sandbox = False  # Chromium's own sandbox, on where it can be (start)
+        self._sandbox_started = False  # once it has, a failed relaunch never turns it off
         self.stats = PoolStats()
         self._pw: Playwright | None = None
         self._handles: list[BrowserHandle] = []
@@ -384,7 +385,8 @@ class BrowserPool:
         wrappers = [w for w in (self.run_as, self.preferences, self.network) if w is not None]
         self.chromium_sandbox = await launch_browser(
             self._pw, handle, self.executable_path, wrappers, self.memory_cap,
-            self.chromium_sandbox)
+            self.chromium_sandbox, fall_back=not self._sandbox_started)
+        self._sandbox_started |= self.chromium_sandbox
         self.stats.browser_launches += 1
 
     async def _kill(self, handle: BrowserHandle) -> None:
