@@ -52,6 +52,10 @@ _THING_RE = re.compile(
     + "|".join(list(NUMBERS)[2:]) + r")\s+(?:of (?:the |its |his |her |their )(?:[a-z]+'s )?)?"
     r"(?P<adjs>(?:[a-z\-]+\s+){0,3}?)(?P<noun>[a-z]+s|fish|sheep|deer|people|children|men|women|"
     r"feet|teeth|geese|mice)\b")
+_SELECTING = re.compile(
+    r"\bthe (?:other|remaining|top|bottom|first|last|left|right|upper|lower|front|back|"
+    r"outer|inner|middle|next|leftmost|rightmost|topmost|lowest|highest|largest|smallest|"
+    r"biggest) $")
 _NOT_THINGS = re.compile(
     r"(?:pixels|px|times|percent|degrees|rows|columns|sides|points|corners|colou?rs|shades|"
     r"words|letters|characters|digits|numbers|seconds|minutes|hours|days|weeks|months|years|"
@@ -69,7 +73,8 @@ def same_size(lower: str) -> list[SameSize]:
 def thing_counts(lower: str) -> list[Alike]:
     """"Exactly five fallen leaves", "two fluffy white clouds": that many alike things (of
     the colour given), as evidence only (``alike``). Not per-thing counts ("each turbine
-    has three blades"), nor shapes (``shape_counts``) or measures ("800 pixels")."""
+    has three blades"), some of the things picked out ("the other two tabs", "the top
+    three stripes"), shapes (``shape_counts``) or measures ("800 pixels")."""
     if re.search(r"\b(?:each|every|per|apiece|both)\b", lower):
         return []
     out = []
@@ -77,6 +82,8 @@ def thing_counts(lower: str) -> list[Alike]:
         noun = found.group("noun")
         if _NOT_THINGS.fullmatch(noun) or {noun[:-1], noun[:-2]} & set(SHAPE_NOUNS):
             continue
+        if _SELECTING.search(lower[:found.start()]):
+            continue  # "the other two tabs", "the top three stripes": some of them
         n_word = found.group("n")
         n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
         words = found.group("adjs").split()

@@ -1,8 +1,9 @@
-"""Readings the blind set v18 found wrong: a quoted text set in another mix of cases is
-other text ("PP × pp" is not "Pp × Pp"), though capitals, lower, title and sentence case
-are a design's choice; and a thing given two colours at once ("the stripes alternate
-dark green and white") is lent neither, so "the top three stripes" is not three white
-ones (rough raster, no browser)."""
+"""Readings the blind sets v18 and v19 found wrong: a quoted text set in another mix of
+cases is other text ("PP × pp" is not "Pp × Pp"), though capitals, lower, title and
+sentence case are a design's choice; a thing given two colours at once ("the stripes
+alternate dark green and white") is lent neither, so "the top three stripes" is not
+three white ones; and some things picked out ("the other two tabs") are not a count of
+them (rough raster, no browser)."""
 
 from __future__ import annotations
 
@@ -50,3 +51,13 @@ def test_things_given_two_colours_at_once_are_lent_neither():
     canton = '<rect width="120" height="120" fill="#1a2a5e"/>'
     outline = '<rect width="300" height="200" fill="none" stroke="#222" stroke-width="2"/>'
     assert _verdicts(stripes + canton + outline, FLAG, "0 0 300 200")[1] != "fail"
+
+
+def test_some_things_picked_out_are_not_a_count_of_them():
+    # v19: "the other two tabs are grey" counted as two alike things tipped a flawed
+    # drawing (one tab more alike) above the good one
+    from designrl.tasks.svg.counting import thing_counts
+
+    assert thing_counts("the 'albums' tab is blue while the other two tabs are grey") == []
+    assert thing_counts("the canton covers the top three stripes in height") == []
+    assert [a.n for a in thing_counts("exactly five fallen leaves lie on the path")] == [5]
