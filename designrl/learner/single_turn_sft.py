@@ -72,7 +72,7 @@ def run_single_turn_sft(base_model: str | Path, task_id: str, out: str | Path, *
                 f"reward {report.mean_reward:.3f} on {report.episodes} validation seeds")
             validation.append((candidate, report))
 
-    trained, start, round_settings = [], base_model, settings
+    trained, best_model, round_settings = [], base_model, settings
     for round_number in range(more_rounds + 1):
         model = out / f"round-{round_number}" if round_number else out
         if round_number:
@@ -80,24 +80,23 @@ def run_single_turn_sft(base_model: str | Path, task_id: str, out: str | Path, *
                 "epochs": round_settings.epochs / 2, "seed": settings.seed + round_number,
                 "learning_rate": round_settings.learning_rate / 2})
             log(f"best valid rate {_best(validation)[1].valid_rate:.0%} < "
-                f"{until_valid:.0%}: round {round_number} from {start}")
+                f"{until_valid:.0%}: round {round_number} from {best_model}")
         started = time.perf_counter()
-        trained.append(train_sft(start, data, model, round_settings))
+        trained.append(train_sft(best_model, data, model, round_settings))
         seconds["train"] += _lap(started)
         started = time.perf_counter()
         validate(model)
         seconds["validate"] += _lap(started)
-        start, best = _best(validation)
+        best_model, best = _best(validation)
         if best.valid_rate >= until_valid:
             break
-    kept = start
     started = time.perf_counter()
-    kept_report = evaluate_single_turn(kept, task_id, test_seeds, max_tokens=max_tokens)
+    kept_report = evaluate_single_turn(best_model, task_id, test_seeds, max_tokens=max_tokens)
     base_report = evaluate_single_turn(base_model, task_id,
                                        test_seeds if base_seeds is None else base_seeds,
                                        max_tokens=max_tokens)
     seconds["test"] = _lap(started)
-    return SingleTurnSFTOutcome(model=kept, losses=[x for m in trained for x in losses(m)],
+    return SingleTurnSFTOutcome(model=best_model, losses=[x for m in trained for x in losses(m)],
                                 validation=validation,
                                 base=base_report, kept=kept_report, seconds=seconds)
 

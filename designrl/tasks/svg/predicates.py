@@ -117,10 +117,10 @@ def text_matches(wanted: str, content: str) -> bool:
     them (a requirement sentence written out as text does not count as the label it
     mentions); a row of short labels ("a b c d e f g h", "1 2 3 4 5 6 7 8") shows each of
     them."""
-    words, text = _plain(wanted), _plain(content)
+    cased, shown = _plain(wanted), _plain(content)
+    words, text = cased.lower(), shown.lower()
     if not words:
         return False
-    cased, shown = _plain(wanted, lower=False), _plain(content, lower=False)
     found = any(m.group(0) in _cases(cased) for m in re.finditer(
         rf"(?<!\w){re.escape(cased)}(?!\w)", shown, re.IGNORECASE)) or (
         " " in words and any(c.replace(" ", "") in shown.replace(" ", "") for c in _cases(cased)))
@@ -142,8 +142,9 @@ def _cases(words: str) -> tuple[str, ...]:
     return words, words.upper(), words.lower(), words.title(), words.capitalize()
 
 
-def _plain(text: str, lower: bool = True) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower() if lower else text).split())
+def _plain(text: str) -> str:
+    """``text``'s words, punctuation aside, in their own case."""
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
 
 
 @dataclass(frozen=True)
