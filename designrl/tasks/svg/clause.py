@@ -40,7 +40,7 @@ from designrl.tasks.svg.counting import (
 )
 from designrl.tasks.svg.coverage import cover_atoms
 from designrl.tasks.svg.marks import NoGradient, TextOrder
-from designrl.tasks.svg.places import CANVAS, canvas_regions, text_regions
+from designrl.tasks.svg.places import CANVAS, canvas_regions, one_place, text_regions
 from designrl.tasks.svg.pointing import pointing_atoms
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.stripes import stripe_atoms
@@ -222,8 +222,9 @@ def _place_texts(c: _Clause) -> None:
     if len(texts) == 1 and len(c.objects) <= 1:  # "the title 'X' in white at the bottom"
         bound = text_color(lower, c.objects)
         if bound is not None or not c.objects:
+            places = tuple(c.regions) if one_place(c.regions) else ()  # else other parts'
             atoms[atoms.index(texts[0])] = Text(texts[0].words, bound[1] if bound else None,
-                                                tuple(c.regions))
+                                                places)
             if bound:
                 c.spans.append(bound[0])
                 c.objects = []

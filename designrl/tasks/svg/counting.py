@@ -56,6 +56,9 @@ _SELECTING = re.compile(
     r"\bthe (?:other|remaining|top|bottom|first|last|left|right|upper|lower|front|back|"
     r"outer|inner|middle|next|leftmost|rightmost|topmost|lowest|highest|largest|smallest|"
     r"biggest) $")
+_NUMERAL = re.compile(r"\b(?:number|numeral|digit|figure|value)\s*$")  # "shows the number 4"
+_LINKING = frozenset("a an the and or of in on at to with by for from into onto between beside "
+                     "above below under over near behind".split())
 _NOT_THINGS = re.compile(
     r"(?:pixels|px|times|percent|degrees|rows|columns|sides|points|corners|colou?rs|shades|"
     r"words|letters|characters|digits|numbers|seconds|minutes|hours|days|weeks|months|years|"
@@ -74,7 +77,8 @@ def thing_counts(lower: str) -> list[Alike]:
     """"Exactly five fallen leaves", "two fluffy white clouds": that many alike things (of
     the colour given), as evidence only (``alike``). Not per-thing counts ("each turbine
     has three blades"), some of the things picked out ("the other two tabs", "the top
-    three stripes"), shapes (``shape_counts``) or measures ("800 pixels")."""
+    three stripes"), a numeral shown ("the number 4"), shapes (``shape_counts``) or
+    measures ("800 pixels")."""
     if re.search(r"\b(?:each|every|per|apiece|both)\b", lower):
         return []
     out = []
@@ -84,6 +88,8 @@ def thing_counts(lower: str) -> list[Alike]:
             continue
         if _SELECTING.search(lower[:found.start()]):
             continue  # "the other two tabs", "the top three stripes": some of them
+        if _NUMERAL.search(lower[:found.start()]) or _LINKING & set(found.group("adjs").split()):
+            continue  # "the number 4 between a minus ...": a numeral shown, not a count
         n_word = found.group("n")
         n = int(n_word) if n_word.isdigit() else NUMBERS[n_word]
         words = found.group("adjs").split()

@@ -10,7 +10,14 @@ from dataclasses import dataclass
 from designrl.tasks.svg.colour_names import ColorSpec
 from designrl.tasks.svg.pixels import Region
 from designrl.tasks.svg.places import REGIONS
-from designrl.tasks.svg.predicates import Scene, Selector, painted, text_matches, texts_showing
+from designrl.tasks.svg.predicates import (
+    Scene,
+    Selector,
+    painted,
+    quotes,
+    text_matches,
+    texts_showing,
+)
 
 Verdict = bool | None
 
@@ -38,6 +45,8 @@ class Text:
             if any(_spelled_with_gaps(self.words, [s.text for s in texts[i:i + k]])
                    for i in range(len(texts)) for k in range(2, 4) if i + k <= len(texts)):
                 return None, "shown in pieces, a letter between them drawn ('4', '4' of '404')"
+            if any(quotes(self.words, s.text) for s in texts):  # "report.pdf will be
+                return None, "quoted inside a longer passage"  # permanently deleted."
             short = re.sub(r"\W", "", self.words.lower())
             if len(short) <= 2 and any(short in re.sub(r"\W", "", s.text.lower()) for s in texts):
                 return None, "a letter inside a longer text ('abcdefgh')"

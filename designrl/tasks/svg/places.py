@@ -78,6 +78,14 @@ def canvas_regions(lower: str, spans: list[tuple[int, int]]) -> list[str] | None
     return out
 
 
+def one_place(regions: list[str]) -> bool:
+    """Whether one thing can sit in every region named (not "on the left" and "on the
+    right" at once: such places are several parts')."""
+    boxes = [REGIONS[r][0] for r in regions if r in REGIONS]
+    return (max((b[0] for b in boxes), default=0) < min((b[2] for b in boxes), default=1)
+            and max((b[1] for b in boxes), default=0) < min((b[3] for b in boxes), default=1))
+
+
 def text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
     """One region per quoted text when each quote is followed by its own ("'A' on the left
     and 'B' on the right"); [] otherwise."""

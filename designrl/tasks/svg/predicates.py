@@ -111,21 +111,27 @@ def painted(color: ColorSpec, paints: tuple[RGB, ...]) -> bool:
 
 def text_matches(wanted: str, content: str) -> bool:
     """Whether a text element reading ``content`` shows ``wanted``: the words appear in it
-    whole (punctuation and, for letters set in separate spans, spacing aside; in any one
-    case a design may set them in: as written, capitals, lower case, title or sentence
-    case, not "PP × pp" for "Pp × Pp"), and it is not a long passage that merely quotes
-    them (a requirement sentence written out as text does not count as the label it
-    mentions); a row of short labels ("a b c d e f g h", "1 2 3 4 5 6 7 8") shows each of
-    them."""
-    cased, shown = _plain(wanted), _plain(content)
-    words, text = cased.lower(), shown.lower()
-    if not words:
+    whole (``quotes``), and it is not a long passage that merely quotes them (a
+    requirement sentence written out as text does not count as the label it mentions); a
+    row of short labels ("a b c d e f g h", "1 2 3 4 5 6 7 8") shows each of them."""
+    if not quotes(wanted, content):
         return False
-    found = any(m.group(0) in _cases(cased) for m in re.finditer(
-        rf"(?<!\w){re.escape(cased)}(?!\w)", shown, re.IGNORECASE)) or (
-        " " in words and any(c.replace(" ", "") in shown.replace(" ", "") for c in _cases(cased)))
+    words, text = _plain(wanted).lower(), _plain(content).lower()
     row = all(len(token) <= 3 for token in text.split())  # "a b c d e f g h": labels in a row
-    return bool(found) and (len(text) <= 2 * len(words) + 12 or row)
+    return len(text) <= 2 * len(words) + 12 or row
+
+
+def quotes(wanted: str, content: str) -> bool:
+    """Whether ``content`` holds the words of ``wanted`` whole, in a passage of any length
+    (punctuation and, for letters set in separate spans, spacing aside; in any one case a
+    design may set them in: as written, capitals, lower case, title or sentence case, not
+    "PP × pp" for "Pp × Pp")."""
+    cased, shown = _plain(wanted), _plain(content)
+    if not cased:
+        return False
+    return any(m.group(0) in _cases(cased) for m in re.finditer(
+        rf"(?<!\w){re.escape(cased)}(?!\w)", shown, re.IGNORECASE)) or (
+        " " in cased and any(c.replace(" ", "") in shown.replace(" ", "") for c in _cases(cased)))
 
 
 def texts_showing(words: str, shapes: Sequence[Shape]) -> list[Shape]:
