@@ -6,10 +6,10 @@
 Same run, same machine, same episodes:
 
 * overhead: ``--episodes`` cheap episodes (the ``rule`` policy on generated
-  layouts) run embedded (``run_case``, one after another) and through the stack
-  (REST submit -> Postgres -> Redis -> one Celery worker -> Postgres), timed from
-  submit to the job's completion; the difference per episode is the pipeline's
-  overhead;
+  layouts) run embedded (``run_case``, one after another, in this warm process) and
+  through the stack (REST submit -> Postgres -> Redis -> one Celery worker ->
+  Postgres), timed from submit to the job's completion, after a warm-up episode; the
+  difference per episode is the pipeline's overhead;
 * scaling: ``--heavy`` expert episodes (about a second of CPU each) through the
   stack with 1 worker, then with 2 (on this machine's cores);
 * render families: ``--render`` episodes of the html, svg and webpage families
@@ -98,11 +98,15 @@ def distributed_render_seconds(db: str, redis: str, count: int, workers: int) ->
 
 
 def distributed_seconds(db: str, redis: str, policy: str, count: int, workers: int) -> float:
-    """Submit to job completion, through a fresh stack with ``workers`` workers."""
+    """Submit to job completion, through a fresh stack with ``workers`` workers, after a
+    warm-up job of one episode per worker (as the embedded side runs in a warm process:
+    each worker's first task pays for its imports and connections)."""
     per_seed = len(LAYOUT_TASKS)
     total = len(seeds(count)) * per_seed
     body = {"tasks": LAYOUT_TASKS, "seeds": seeds(count), "policies": [policy]}
-    seconds = _through_stack(db, redis, workers, [(body, total)])
+    warm_up = {"tasks": LAYOUT_TASKS[:1], "seeds": [2_000_000 + w for w in range(workers)],
+               "policies": [policy]}
+    seconds = _through_stack(db, redis, workers, [(body, total)], warm_up=[(warm_up, workers)])
     return seconds * count / total  # the job may round up to whole seeds
 
 

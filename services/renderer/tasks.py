@@ -116,12 +116,12 @@ def _context() -> EpisodeContext:
 def run_episode(self, episode_id: str) -> str:
     _heartbeat()
     try:
-        ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
-                                 publish=_publish, max_attempts=settings.max_attempts,
-                                 server=INFERENCE, latest_version=_latest_version,
-                                 on_step=LiveSteps(_live_redis(), episode_id),
-                                 context=_context(),
-                                 passes=(SoftTimeLimitExceeded, *RETRIED))
+        with LiveSteps(_live_redis(), episode_id) as on_step:
+            ran = run_stored_episode(_sessions(), episode_id, worker=worker_name(),
+                                     publish=_publish, max_attempts=settings.max_attempts,
+                                     server=INFERENCE, latest_version=_latest_version,
+                                     on_step=on_step, context=_context(),
+                                     passes=(SoftTimeLimitExceeded, *RETRIED))
     except SoftTimeLimitExceeded:
         log.warning("episode %s over its %gs limit", episode_id, settings.episode_time_limit_s)
         record = EpisodeRecord(outcome="timeout",

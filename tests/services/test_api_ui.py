@@ -144,7 +144,8 @@ def test_a_running_episode_streams_its_live_steps_then_its_record_each_step_once
     base = f"/v1/episodes/{episode_id}"
     with api.sessions() as session:
         spec = stored_spec(claim_episode(session, episode_id, "test"))
-    record = run_episode_spec(spec, on_step=LiveSteps(api.redis, episode_id))  # not stored yet
+    with LiveSteps(api.redis, episode_id) as on_step:
+        record = run_episode_spec(spec, on_step=on_step)  # not stored yet
     n = len(record.steps)
     stored = [{"index": i, **s.model_dump(exclude={"info"})} for i, s in enumerate(record.steps)]
 
