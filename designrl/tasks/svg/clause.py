@@ -209,11 +209,11 @@ def _place_texts(c: _Clause) -> None:
             c.regions = []      # island 'B'": the places are the parts', which the order reads
     paired = text_regions(lower, len(texts), c.regions)
     if paired:  # "'1:24' on the left and '3:58' on the right"
-        for text, region in zip(texts, paired, strict=True):
-            atoms[atoms.index(text)] = Text(text.words, None, (region,))
         axis = {("left", "right"): "x", ("right", "left"): "x", ("top", "bottom"): "y",
                 ("bottom", "top"): "y"}.get(tuple(paired))
-        if axis is not None:  # and in that order, wherever the pair sits
+        for text, region in zip(texts, paired, strict=True):  # opposite sides: the pair's
+            atoms[atoms.index(text)] = Text(text.words, None, () if axis else (region,))
+        if axis is not None:  # own order, wherever the pair sits (a dialog's two buttons)
             ordered = [t.words for t in texts]
             atoms.append(TextOrder(tuple(ordered if paired[0] in ("left", "top")
                                          else reversed(ordered)), axis))

@@ -194,13 +194,19 @@ def _of_a_part(atom: Atom) -> Atom:
     return replace(atom, part=True) if isinstance(atom, Proportion) else atom
 
 
+_CANVAS_ASPECTS = ("whole", "entire", "overall", "full", "outer", "square", "rectangular",
+                   "landscape", "portrait", "wide", "tall")
+
+
 def _proportion(lower: str) -> list[Atom]:
     """The canvas's proportions, when the sentence's subject is the drawing itself."""
-    subject = re.match(r"\s*(?:the |a |an |this |its )?(?:[a-z\-]+ )?(?P<noun>[a-z]+) "
+    subject = re.match(r"\s*(?:the |a |an |this |its )?(?:(?P<of>[a-z\-]+) )?(?P<noun>[a-z]+) "
                        r"(?:should|must|is|has|needs|will)\b", lower)
     if subject is None or not (re.fullmatch(CANVAS, subject.group("noun"))
                                or subject.group("noun") in WHOLE_OWNERS):
         return []
+    if subject.group("noun") == "frame" and subject.group("of") not in (None, *_CANVAS_ASPECTS):
+        return []  # "the abacus frame", "the window frame": a part's, not the picture's
     out: list[Atom] = []
     for found in _PROPORTION.finditer(lower):
         if found.group("w"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from designrl.tasks.svg.colour_names import ColorSpec
+from designrl.tasks.svg.colour_names import ColorSpec, color_spec
 from designrl.tasks.svg.marks import Backing, TextOrder
 
 TEXTY = re.compile(r"\b(?:write|writes|print|printed|name|displays?|label|labels|labelled|labeled|labelling|text|title|titled|reads?|letter|"
@@ -59,11 +59,20 @@ tone atmosphere sense
 """.split())
 
 
+_PART_ADJECTIVES = frozenset("""small large big tiny wide narrow long short round rounded
+square flat bold primary secondary main outlined filled solid light dark pale bright""".split())
+
+
 def _labels_part(before: str, after: list[str]) -> bool:
     """A quote between a determiner and a noun names a part by its label ("the 'Lions'
-    enclosure", "a 'Search' button"): the words are written on it."""
-    return bool(re.search(r"\b(?:the|a|an|its|each)\s*$", before)) and bool(after) \
-        and re.fullmatch(r"[a-z]+", after[0]) is not None and after[0] not in _NOT_PARTS
+    enclosure", "a 'Search' button", "a white 'Later' button"): the words are written
+    on it. Between the determiner and the quote, only a colour or a plain adjective."""
+    found = re.search(r"\b(?:the|a|an|its|each)((?:\s+[a-z\-]+){0,2})\s*$", before)
+    if found is None or not all(w in _PART_ADJECTIVES or color_spec(w) is not None
+                                for w in found.group(1).split()):
+        return False
+    return bool(after) and re.fullmatch(r"[a-z]+", after[0]) is not None \
+        and after[0] not in _NOT_PARTS
 
 
 def is_lettering(lower: str, span: tuple[int, int]) -> bool:

@@ -16,6 +16,7 @@ from designrl.tasks.svg.atoms import (
     Shaped,
     Stroke,
     Text,
+    TextOrder,
 )
 from designrl.tasks.svg.colour_names import color_spec
 from designrl.tasks.svg.facts import svg_facts
@@ -38,8 +39,10 @@ def _verdicts(body: str, requirements):
 def test_a_quoted_figure_is_text_to_draw():
     assert read_requirement("The text '10%' should appear beneath the battery").atoms == (
         Text("10%"),)
-    assert Text("1:24", None, ("left",)) in read_requirement(TIMES).atoms
-    assert Text("3:58", None, ("right",)) in read_requirement(TIMES).atoms
+    # on opposite sides: the pair's own order, wherever it sits (a dialog's two buttons
+    # "on the left" and "on the right" may both sit in the canvas's right half)
+    assert {Text("1:24"), Text("3:58"), TextOrder(("1:24", "3:58"), "x")} <= set(
+        read_requirement(TIMES).atoms)
 
 
 def test_centred_text_is_centred_across_the_canvas():
@@ -113,9 +116,21 @@ def test_percentages_must_add_up():
     assert _verdicts('<text x="9" y="40">48%</text>', [rule]) == ["unchecked"]  # one alone
 
 
-def test_a_place_followed_by_a_preposition_is_still_the_canvas():
+def test_a_place_followed_by_a_preposition_is_still_read():
     rule = "The time '1:24' should be on the left under the bar and the time '3:58' on the right"
-    assert Text("1:24", None, ("left",)) in read_requirement(rule).atoms
+    assert TextOrder(("1:24", "3:58"), "x") in read_requirement(rule).atoms
+
+
+def test_two_labels_on_opposite_sides_of_a_part_are_in_order_not_in_canvas_halves():
+    rule = ("Two buttons sit at the bottom right of the dialog: a white 'Later' button on the "
+            "left and a blue 'Install' button on the right")
+    buttons = ('<rect x="220" y="230" width="60" height="30" fill="#ffffff" stroke="#999"/>'
+               '<rect x="300" y="230" width="60" height="30" fill="#1e88e5"/>')
+    later = '<text x="230" y="250" font-size="12">Later</text>'
+    install = '<text x="310" y="250" font-size="12" fill="#fff">Install</text>'
+    assert _verdicts(buttons + later + install, [rule]) != ["fail"]
+    swapped = later.replace("230", "310") + install.replace("310", "230")
+    assert _verdicts(buttons + swapped, [rule]) == ["fail"]
 
 
 def test_a_coloured_line_is_a_stroke_or_a_thin_shape():

@@ -1,0 +1,49 @@
+"""Readings the blind set v21 found wrong: "the abacus frame" is a part, not the picture's
+frame, so its proportions are not the canvas's; a small light painted a shade someone
+could still call by the name asked for (an amber light for "yellow") is not proof the
+colour is missing; and a label between a colour and its part ("a white 'Later' button")
+is text to draw (rough raster, no browser)."""
+
+from __future__ import annotations
+
+from designrl.tasks.svg import score_svg
+from designrl.tasks.svg.atoms import Proportion, Text
+from designrl.tasks.svg.facts import svg_facts
+from designrl.tasks.svg.parse import parse_svg
+from designrl.tasks.svg.raster import rasterize
+from designrl.tasks.svg.reader import read_requirement
+
+NS = 'xmlns="http://www.w3.org/2000/svg"'
+
+
+def _verdicts(body: str, requirements: list[str], view: str = "0 0 400 400") -> list[str]:
+    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="{view}">{body}</svg>'))
+    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
+
+
+def test_a_things_frame_is_a_part_and_the_whole_frame_the_canvas():
+    part = read_requirement("The abacus frame is a rectangle of brown wood, wider than it is tall")
+    assert not any(isinstance(a, Proportion) for a in part.atoms)
+    whole = read_requirement("The frame should be wider than it is tall")
+    assert any(isinstance(a, Proportion) for a in whole.atoms)
+    bars = "".join(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="#9a6431"/>'
+                   for x, y, w, h in ((38, 90, 324, 18), (38, 292, 324, 18),
+                                      (38, 90, 20, 220), (342, 90, 20, 220)))
+    rule = "The abacus frame is a rectangle of brown wood, wider than it is tall"
+    assert _verdicts('<rect width="400" height="400" fill="#fdf3c4"/>' + bars, [rule]) != ["fail"]
+
+
+def test_a_near_shade_on_its_own_shape_is_not_a_missing_colour():
+    rule = "The title bar shows three small circles: red, yellow and green"
+    bar = '<rect x="60" y="50" width="280" height="30" fill="#e6e6e6"/>'
+    lights = ('<circle cx="80" cy="65" r="5" fill="#ff5f57"/>'
+              '<circle cx="96" cy="65" r="5" fill="{}"/>'
+              '<circle cx="112" cy="65" r="5" fill="#28c840"/>')
+    assert _verdicts(bar + lights.format("#febc2e"), [rule]) != ["fail"]  # amber: yellow?
+    assert _verdicts(bar + lights.format("#1e50e5"), [rule]) == ["fail"]  # blue: surely not
+
+
+def test_a_coloured_part_named_by_its_label_shows_the_label():
+    atoms = read_requirement("A white 'Later' button and a blue 'Install' button").atoms
+    assert Text("Later") in atoms and Text("Install") in atoms
+    assert Text("Rex") not in read_requirement("A brown dog 'Rex' sleeps on a mat").atoms
