@@ -66,15 +66,14 @@ ELSEWHERE = 4 * SHOWN
 
 def painted(scene: Scene, colors: tuple[ColorSpec, ...], loosely: bool = False) -> bool:
     """Whether a shape the render shows, or one too small to be sure of, is painted one of
-    ``colors`` (fill, stroke or a gradient's stop; ``loosely``: or a shade someone could
-    still call a plain colour name, amber "yellow"), or the SVG paints in ways shapes do not list (then: perhaps). Pixels
+    ``colors`` (fill, stroke or a gradient's stop; ``loosely``: or a shade on the border
+    of one, an amber light for "yellow"), or the SVG paints in ways shapes do not list (then: perhaps). Pixels
     alone cannot say: thin lines and letters erode out of strict masks."""
     if scene.facts.colour_effects or any(spec.qualified for spec in colors):
         return True
-    return any(spec.near(rgb) if loosely else spec.matches(rgb)
+    return any(spec.bordering(rgb) if loosely else spec.matches(rgb)
                for shape in (*scene.facts.shapes, *scene.small)
-               for rgb in shape.colors for spec in colors
-               if not loosely or spec.modifier is None)  # "bright yellow": not any yellow
+               for rgb in shape.colors for spec in colors)
 
 
 def _names(specs: tuple[ColorSpec, ...]) -> str:
@@ -132,7 +131,7 @@ class Shown:
             # painted this colour (thin lines and letters, which the strict mask erodes
             # away, are shapes), and nothing paints colours no shape lists.
             if painted(scene, self.colors, loosely=True):  # an amber light for "yellow"
-                return None, detail + ", and a shape is painted a near shade", False
+                return None, detail + ", and a shape is painted a bordering shade", False
             return _unless_plentiful(near, detail + ", and no shape is painted it")
         return None, detail, False
 

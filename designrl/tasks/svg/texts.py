@@ -23,8 +23,8 @@ displayed"): only something written can be."""
 def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
     the six words before one (a list of quotes counts as one), or a short quote that must
-    itself appear or be shown; not a name ("a dog named 'Rex'") and not a manner ("a
-    'rustic' feel"); a figure ("'1:24'", "'10%'") and a list
+    itself appear or be shown; not a name ("a dog named 'Rex'"), not a manner ("a
+    'rustic' feel") and not one character naming an icon's shape ("an 'X' icon"); a figure ("'1:24'", "'10%'") and a list
     of three or more short quotes ("links 'Home', 'Deals' and 'Help'") always."""
     out = set()
     listed = len(quotes) >= 3 and all(len(q.split()) <= 3 for q in quotes) and not re.search(
@@ -42,6 +42,8 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
                               r"atmosphere|sense)\b", after[0]):
             continue
         later = " ".join(raw[found.end():].split()[:3])
+        if len(words.strip()) == 1 and _GLYPH_AFTER.match(later):
+            continue  # "a small 'X' close icon", "a '+' sign": a shape, lines or letters
         if _labels_part(raw[:found.start()], after):  # "the 'Lions' enclosure"
             out.add(int(found.group(1)))
             continue
@@ -52,6 +54,7 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     return out
 
 
+_GLYPH_AFTER = re.compile(r"(?:[a-z\-]+ )?(?:icon|symbol|sign|mark|glyph|shape)s?\b")
 _NOT_PARTS = frozenset("""
 is are was be should must will shall can could may might has have had and or but to of in on
 at by for with from as than that which who feel look style vibe mood theme aesthetic effect

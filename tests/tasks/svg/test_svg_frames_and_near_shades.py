@@ -2,7 +2,9 @@
 frame, so its proportions are not the canvas's; a small light painted a shade someone
 could still call by the name asked for (an amber light for "yellow") is not proof the
 colour is missing; and a label between a colour and its part ("a white 'Later' button")
-is text to draw (rough raster, no browser)."""
+is text to draw. From v22: one character naming an icon's shape ("a small 'X' close
+icon") is a shape, drawn in lines or letters, not text that must be there (rough
+raster, no browser)."""
 
 from __future__ import annotations
 
@@ -47,3 +49,11 @@ def test_a_coloured_part_named_by_its_label_shows_the_label():
     atoms = read_requirement("A white 'Later' button and a blue 'Install' button").atoms
     assert Text("Later") in atoms and Text("Install") in atoms
     assert Text("Rex") not in read_requirement("A brown dog 'Rex' sleeps on a mat").atoms
+
+
+def test_one_character_naming_an_icon_is_its_shape_not_text():
+    rule = "A small 'X' close icon sits in the top-right corner of the dialog"
+    assert not any(isinstance(a, Text) for a in read_requirement(rule).atoms)
+    cross = '<path d="M350 40 l12 12 M362 40 l-12 12" stroke="#999" stroke-width="2"/>'
+    assert _verdicts(cross, [rule]) != ["fail"]
+    assert Text("X") in read_requirement("The button is labelled 'X'").atoms
