@@ -16,6 +16,7 @@ places, area) and the wrappers; those read off the geometry (text, counts, lines
 
 from __future__ import annotations
 
+import colorsys
 import math
 from dataclasses import dataclass
 
@@ -64,6 +65,20 @@ ELSEWHERE = 4 * SHOWN
 """A colour this clearly shown, but nowhere in a region even loosely read, is elsewhere."""
 
 
+BORDER_HUE = 1.5
+
+
+def bordering(spec: ColorSpec, rgb: tuple[int, int, int]) -> bool:
+    """Whether ``rgb`` is ``spec`` or within ``BORDER_HUE`` degrees of hue of it: on the
+    border between two names either may be said (an amber light, one degree from the
+    rules' yellow, is a traffic light's "yellow")."""
+    if spec.matches(rgb):
+        return True
+    h, light, sat = colorsys.rgb_to_hls(*(c / 255 for c in rgb))
+    return any(spec.matches(tuple(round(255 * c) for c in colorsys.hls_to_rgb(
+        (h + turn / 360) % 1.0, light, sat))) for turn in (-BORDER_HUE, BORDER_HUE))
+
+
 def painted(scene: Scene, colors: tuple[ColorSpec, ...], loosely: bool = False) -> bool:
     """Whether a shape the render shows, or one too small to be sure of, is painted one of
     ``colors`` (fill, stroke or a gradient's stop; ``loosely``: or a shade on the border
@@ -71,7 +86,7 @@ def painted(scene: Scene, colors: tuple[ColorSpec, ...], loosely: bool = False) 
     alone cannot say: thin lines and letters erode out of strict masks."""
     if scene.facts.colour_effects or any(spec.qualified for spec in colors):
         return True
-    return any(spec.bordering(rgb) if loosely else spec.matches(rgb)
+    return any(bordering(spec, rgb) if loosely else spec.matches(rgb)
                for shape in (*scene.facts.shapes, *scene.small)
                for rgb in shape.colors for spec in colors)
 

@@ -166,9 +166,6 @@ def _clamp(value: float, low: float, high: float) -> float:
     return max(low, min(high, value))
 
 
-BORDER_HUE = 1.5
-
-
 def hsl(rgb: RGB) -> tuple[float, float, float]:
     """(hue in degrees, saturation, lightness), each of the last two in [0, 1]."""
     h, light, s = colorsys.rgb_to_hls(*(c / 255 for c in rgb))
@@ -249,20 +246,6 @@ class ColorSpec:
             return True  # a named colour's shades ("gold" for a #e0b040 tassel)
         return bool(mine & colour_families(rgb)) and abs(light_a - light_b) <= 0.2
 
-
-    def bordering(self, rgb: RGB) -> bool:
-        """Whether ``rgb`` is this colour or within ``BORDER_HUE`` degrees of hue of it: on
-        the border between two names, either may be said (an amber light, one degree
-        from the rules' yellow, is a traffic light's "yellow")."""
-        if self.matches(rgb):
-            return True
-        hue, _, _ = hsl(rgb)
-        h, light, sat = colorsys.rgb_to_hls(*(c / 255 for c in rgb))
-        for turn in (-BORDER_HUE, BORDER_HUE):
-            moved = colorsys.hls_to_rgb(((hue + turn) % 360) / 360, light, sat)
-            if self.matches(tuple(round(255 * c) for c in moved)):
-                return True
-        return False
 
     def near(self, rgb: RGB) -> bool:
         """Loosely: a colour someone could still call this (neighbouring hues, any shade).

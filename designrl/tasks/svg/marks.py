@@ -15,6 +15,7 @@ from designrl.tasks.svg.predicates import (
     Selector,
     painted,
     quotes,
+    spelled_with_gaps,
     text_matches,
     texts_showing,
 )
@@ -42,7 +43,7 @@ class Text:
                     for k in range(2, 5) if i + k <= len(texts) for glue in (" ", "")]
             if any(text_matches(self.words, run) for run in runs):  # set on several lines, or
                 return None, "shown across several text elements"  # a word split ("RAIL" "ROAD")
-            if any(_spelled_with_gaps(self.words, [s.text for s in texts[i:i + k]])
+            if any(spelled_with_gaps(self.words, [s.text for s in texts[i:i + k]])
                    for i in range(len(texts)) for k in range(2, 4) if i + k <= len(texts)):
                 return None, "shown in pieces, a letter between them drawn ('4', '4' of '404')"
             if any(quotes(self.words, s.text) for s in texts):  # "report.pdf will be
@@ -83,17 +84,6 @@ class Text:
         where = "".join(" centred across" if r == "hcenter" else f" in the {r.replace('_', ' ')}"
                         for r in self.regions)
         return f"text {self.words!r}{color}{where}"
-
-
-def _spelled_with_gaps(words: str, parts: list[str]) -> bool:
-    """Whether text elements in a row spell ``words`` but for a letter or two between them:
-    the letters left out may be drawn as shapes (a "0" drawn as a face)."""
-    target = re.sub(r"\W", "", words.lower())
-    pieces = [re.sub(r"\W", "", p.lower()) for p in parts]
-    if not all(pieces) or len("".join(pieces)) < (len(target) + 1) // 2:
-        return False
-    gaps = ".{0,2}".join(map(re.escape, pieces))
-    return bool(re.fullmatch(gaps, target)) and len("".join(pieces)) < len(target)
 
 
 ORDER_SLACK = 0.02

@@ -134,6 +134,17 @@ def quotes(wanted: str, content: str) -> bool:
         " " in cased and any(c.replace(" ", "") in shown.replace(" ", "") for c in _cases(cased)))
 
 
+def spelled_with_gaps(words: str, parts: list[str]) -> bool:
+    """Whether text elements in a row spell ``words`` but for a letter or two between them:
+    the letters left out may be drawn as shapes (a "0" drawn as a face)."""
+    target = re.sub(r"\W", "", words.lower())
+    pieces = [re.sub(r"\W", "", p.lower()) for p in parts]
+    if not all(pieces) or len("".join(pieces)) < (len(target) + 1) // 2:
+        return False
+    gaps = ".{0,2}".join(map(re.escape, pieces))
+    return bool(re.fullmatch(gaps, target)) and len("".join(pieces)) < len(target)
+
+
 def texts_showing(words: str, shapes: Sequence[Shape]) -> list[Shape]:
     """The text shapes among ``shapes`` that show ``words``: whole ``<text>`` elements, else
     the runs of one (a word in a ``<tspan>`` of its own, set apart from its neighbours by
