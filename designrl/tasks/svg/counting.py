@@ -107,8 +107,10 @@ def shape_counts(lower: str, spans: list[tuple[int, int]]) -> list[Atom]:
         if re.search(r"\b(?:in|into|form|forms|forming|around|like)\s*$", before):
             continue
         following = re.match(r"\s*([a-z]+)", lower[found.end():])
-        if following and following.group(1) not in FUNCTION_WORDS:
-            continue  # "a square window": the shape word describes something else
+        if following and (following.group(1) not in FUNCTION_WORDS
+                          or following.group(1) in ("background", "backdrop")):
+            continue  # "a square window", "a cream square background": the shape word
+            # describes something else (a background may be the canvas itself)
         if found.group("n") in ("a", "an") and not found.group("color") \
                 and re.search(r"\b(?:is|are|be|was|were)\s*$", before):
             continue  # "the flag is a rectangle": its outline, of whatever pieces it is drawn

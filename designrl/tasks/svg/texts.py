@@ -120,10 +120,14 @@ def labelled_part(lower: str, span: tuple[int, int]) -> bool:
     """Whether the colour at ``span`` is a labelled part's: within four words before the quote
     in one noun phrase ("a green button labelled 'Search'", "a green rounded 'Start' box"),
     not the text's own ("grey placeholder text that says ...") nor another clause's, nor a
-    thing the labelled part is placed by ("a screen above the white pins reads ...")."""
+    thing the labelled part is placed by ("a screen above the white pins reads ..."), nor
+    a part whose label is placed by it ("labelled 'Driven' beneath it")."""
     between = re.match(r"([a-z\- ]*?)\bqq\d+qq", lower[span[1]:])
     if not between or len(between.group(1).split()) > 4 or _PLACED_BY.search(lower[:span[0]]):
         return False
+    if re.match(r"\s*(?:beneath|below|under|underneath|above|beside|next to|outside)\b",
+                lower[span[1] + between.end():]):
+        return False  # "blue and labelled 'Driven' beneath it": the label is by it, not on it
     return not re.search(r"\b(?:should|must|will|would|is|are|be|been|has|have|can|could|may|"
                          r"might|text|letters|lettering|font|writing|placeholder)\b",
                          between.group(1))

@@ -57,3 +57,16 @@ def test_one_character_naming_an_icon_is_its_shape_not_text():
     cross = '<path d="M350 40 l12 12 M362 40 l-12 12" stroke="#999" stroke-width="2"/>'
     assert _verdicts(cross, [rule]) != ["fail"]
     assert Text("X") in read_requirement("The button is labelled 'X'").atoms
+
+
+def test_a_label_placed_by_its_part_is_not_on_it_and_a_square_background_is_no_square():
+    # v23: "labelled 'Driven' beneath it" asked for blue behind the label; "a pale cream
+    # square background" asked for a square shape, where the canvas is the background
+    from designrl.tasks.svg.atoms import Backing, Count
+    gear = read_requirement("The right gear should be blue and labelled 'Driven' beneath it")
+    assert Text("Driven") in gear.atoms and not any(isinstance(a, Backing) for a in gear.atoms)
+    backdrop = read_requirement("The logo should sit on a pale cream square background")
+    assert not any(isinstance(a, Count) for a in backdrop.atoms)
+    assert _verdicts('<rect width="400" height="400" fill="#fffbe6"/>'
+                     '<circle cx="200" cy="200" r="120" fill="#c0392b"/>',
+                     ["The logo should sit on a pale cream square background"]) != ["fail"]
