@@ -82,8 +82,9 @@ def bordering(spec: ColorSpec, rgb: tuple[int, int, int]) -> bool:
 def painted(scene: Scene, colors: tuple[ColorSpec, ...], loosely: bool = False) -> bool:
     """Whether a shape the render shows, or one too small to be sure of, is painted one of
     ``colors`` (fill, stroke or a gradient's stop; ``loosely``: or a shade on the border
-    of one, an amber light for "yellow"), or the SVG paints in ways shapes do not list (then: perhaps). Pixels
-    alone cannot say: thin lines and letters erode out of strict masks."""
+    of one, an amber light for "yellow"), or the SVG paints in ways shapes do not list
+    (then: perhaps). Pixels alone cannot say: thin lines and letters erode out of strict
+    masks."""
     if scene.facts.colour_effects or any(spec.qualified for spec in colors):
         return True
     return any(bordering(spec, rgb) if loosely else spec.matches(rgb)

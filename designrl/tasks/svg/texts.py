@@ -24,8 +24,9 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     """The quotes that are words to draw: a text word ("labelled", "title", "reads") among
     the six words before one (a list of quotes counts as one), or a short quote that must
     itself appear or be shown; not a name ("a dog named 'Rex'"), not a manner ("a
-    'rustic' feel") and not one character naming an icon's shape ("an 'X' icon"); a figure ("'1:24'", "'10%'") and a list
-    of three or more short quotes ("links 'Home', 'Deals' and 'Help'") always."""
+    'rustic' feel") and not one character naming an icon's shape ("an 'X' icon"); a
+    figure ("'1:24'", "'10%'") and a list of three or more short quotes ("links 'Home',
+    'Deals' and 'Help'") always."""
     out = set()
     listed = len(quotes) >= 3 and all(len(q.split()) <= 3 for q in quotes) and not re.search(
         r"\b(?:named|called|nicknamed)\b", raw.split("qq")[0])
@@ -54,7 +55,9 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
     return out
 
 
+# After a one-character quote, what names its shape rather than its lettering.
 _GLYPH_AFTER = re.compile(r"(?:[a-z\-]+ )?(?:icon|symbol|sign|mark|glyph|shape)s?\b")
+
 _NOT_PARTS = frozenset("""
 is are was be should must will shall can could may might has have had and or but to of in on
 at by for with from as than that which who feel look style vibe mood theme aesthetic effect
