@@ -304,11 +304,14 @@ class Area:
 
 @dataclass(frozen=True)
 class Lent:
-    """An atom read with a colour another requirement gives the object ("the barn" is red):
-    undecided unless every colour it names is shown, since a missing colour is that other
-    requirement's failure, not this one's."""
+    """An atom whose colours only name its things: read with a colour another requirement
+    gives the object ("the barn" is red), or naming the things a size is compared between
+    ("the white stripe is twice as tall as each red stripe"). Undecided unless every colour
+    it names is shown, since a missing colour is another requirement's failure, not this
+    one's."""
 
     atom: Shown | Relative | Count | Pieces | Backing
+    why: str = "colour from another requirement"
 
     def check(self, scene: Scene) -> tuple[Verdict, str]:
         pixels = scene.pixels
@@ -320,7 +323,7 @@ class Lent:
         return a.check(scene)
 
     def describe(self) -> str:
-        return f"{self.atom.describe()} (colour from another requirement)"
+        return f"{self.atom.describe()} ({self.why})"
 
 
 @dataclass(frozen=True)

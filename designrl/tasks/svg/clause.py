@@ -22,6 +22,7 @@ from designrl.tasks.svg.atoms import (
     Count,
     Drawn,
     Exact,
+    Lent,
     Lettering,
     NoText,
     PercentSum,
@@ -262,17 +263,27 @@ def _marks(c: _Clause) -> None:
 
 def _colours(c: _Clause) -> bool:
     """Every colour left, shown (where the clause places it, when it is one thing's); False
-    when the clause places several things, which cannot be told apart."""
+    when the clause places several things, which cannot be told apart. Colours in a clause
+    that compares two things' sizes only name them: missing, they leave it undecided."""
     placed = len(c.objects) == 1 or _one_thing(c.lower, c.objects)
+    compared = _COMPARES.search(c.lower)
     for span, specs in c.objects:
         c.spans.append(span)
-        if c.regions and placed:
+        if compared:
+            c.atoms.append(Lent(Shown(specs), "the colour names a thing compared"))
+            c.whole = False
+        elif c.regions and placed:
             c.atoms += [Shown(specs, region) for region in c.regions]
         else:
             c.atoms.append(Shown(specs))
     return not (c.regions and not placed)
 
 
+_COMPARES = re.compile(r"\b(?:(?:taller|shorter|wider|narrower|longer|larger|bigger|smaller)"
+                       r" than (?!(?:it|they) (?:is|are)\b)|(?:as|so) (?:tall|wide|long|large|big|"
+                       r"thick) as (?!(?:it|they) (?:is|are)\b))")
+"""Two things' sizes compared ("twice as tall as each red stripe"), not a thing's
+proportions ("wider than it is tall")."""
 _PATTERNED = re.compile(r" (?:striped|stripy|checked|check|chequered|checkered|spotted|"
                         r"dotted|polka[- ]dot(?:ted)?|banded|plaid|tartan|two[- ]tone[d]?)\b")
 

@@ -70,3 +70,20 @@ def test_a_label_placed_by_its_part_is_not_on_it_and_a_square_background_is_no_s
     assert _verdicts('<rect width="400" height="400" fill="#fffbe6"/>'
                      '<circle cx="200" cy="200" r="120" fill="#c0392b"/>',
                      ["The logo should sit on a pale cream square background"]) != ["fail"]
+
+
+def test_colours_naming_things_whose_sizes_are_compared_only_name_them():
+    # v23: the red stripes recoloured failed "the white stripe is twice as tall as each red
+    # stripe", whose truth is the proportion; the missing red is the colours' requirement's
+    rule = "The middle white stripe should be about twice as tall as each red stripe"
+    stripes = ('<rect width="400" height="100" fill="{0}"/>'
+               '<rect y="100" width="400" height="200" fill="#ffffff"/>'
+               '<rect y="300" width="400" height="100" fill="{0}"/>')
+    assert _verdicts(stripes.format("#1f4fbf"), [rule]) != ["fail"]
+    assert _verdicts(stripes.format("#d21f26"), [rule]) != ["fail"]
+    # a thing's own proportions and a colour beside a comparison elsewhere still fail
+    assert _verdicts(stripes.format("#1f4fbf"),
+                     ["The red flag should be wider than it is tall"]) == ["fail"]
+    assert _verdicts(stripes.format("#1f4fbf"),
+                     ["The flag has red stripes, and the white stripe is taller than each"]) \
+        == ["fail"]
