@@ -76,6 +76,7 @@ from designrl.tasks.svg.places import (
 )
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import (
+    quote_numerals,
     text_order,
     textual_quotes,
 )
@@ -149,11 +150,15 @@ def _read(sentence: str) -> Reading:
         quotes.append(next(g for g in found.groups() if g is not None).strip())
         return f" qq{len(quotes) - 1}qq "
 
-    raw = _QUOTED.sub(stash, _HEADED.sub("The background is ", sentence))
+    raw = _QUOTED.sub(stash, quote_numerals(_HEADED.sub("The background is ", sentence)))
     atoms: list[Atom] = []
     complete = True
     texty = textual_quotes(raw.lower(), quotes)
-    for clause in _CLAUSE.split(raw):
+    subject = _subject(" ".join(raw.lower().split()))
+    for index, clause in enumerate(_CLAUSE.split(raw)):
+        if index and subject and re.match(r"\s*with\b", clause, re.I):
+            clause = f"{subject} {clause.strip()}"  # "the 'B' button is pressed, with a dark
+            # blue background": the button's background, not the canvas's
         found, whole = read_clause(clause, quotes, texty)
         atoms += found
         complete &= whole
@@ -198,10 +203,23 @@ _CANVAS_ASPECTS = ("whole", "entire", "overall", "full", "outer", "square", "rec
                    "landscape", "portrait", "wide", "tall")
 
 
+_SUBJECT = re.compile(r"\s*(?:the |a |an |this |its )?(?:(?P<of>[a-z0-9\-]+) )?(?P<noun>[a-z]+) "
+                      r"(?:should|must|is|has|needs|will)\b")
+
+
+def _subject(lower: str) -> str | None:
+    """The noun a sentence is about ("the 'B' button should ..."), unless it is the drawing
+    itself: a later clause "with ..." goes on describing it."""
+    found = _SUBJECT.match(lower)
+    if found is None or re.fullmatch(CANVAS, found.group("noun")) \
+            or found.group("noun") in WHOLE_OWNERS:
+        return None
+    return found.group("noun")
+
+
 def _proportion(lower: str) -> list[Atom]:
     """The canvas's proportions, when the sentence's subject is the drawing itself."""
-    subject = re.match(r"\s*(?:the |a |an |this |its )?(?:(?P<of>[a-z\-]+) )?(?P<noun>[a-z]+) "
-                       r"(?:should|must|is|has|needs|will)\b", lower)
+    subject = _SUBJECT.match(lower)
     if subject is None or not (re.fullmatch(CANVAS, subject.group("noun"))
                                or subject.group("noun") in WHOLE_OWNERS):
         return []

@@ -208,3 +208,22 @@ def _on_paired_parts(lower: str, words: list[str], marks) -> TextOrder | None:
     if not (p0 < q1 and p1 > q0):  # each place goes with its own text
         return None
     return TextOrder(tuple(words) if first else tuple(reversed(words)), axis)
+
+
+_NUMERAL_LIST = re.compile(
+    r"\b(?P<lead>(?:the |a )?(?:numbers?|numerals?|digits?|dates?|days?)|numbered|"
+    r"numbering)\s+(?P<list>\d{1,4}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+(?:to|through)\s+)"
+    r"\d{1,4})*)(?!\s*(?:%|px|pixels?|percent|by|x|×|:|\.\d|[a-z]+s\b))")
+"""Figures a sentence names as what is written ("the numbers 12, 7 and 30", "the date
+14", "numbered 1 to 6"), not counts ("the number 3 buses") or measures."""
+
+
+def quote_numerals(sentence: str) -> str:
+    """``sentence`` with the figures it names as written quoted, so they read as texts to
+    draw like any quoted figure ("numbered 1 to 6 from left to right": '1' and '6', in
+    that order); a range gives its ends."""
+    def quoted(found: re.Match[str]) -> str:
+        figures = re.sub(r"\d{1,4}", lambda n: f"'{n.group(0)}'", found.group("list"))
+        return f"{found.group('lead')} {figures}"
+
+    return _NUMERAL_LIST.sub(quoted, sentence)
