@@ -265,6 +265,11 @@ class DefaultEpisode:
             "message": self.message,
         }
 
+    def scores(self) -> tuple[float, float, float, float, float]:
+        """(score, best, instruction, utility, potential) as ``LayoutEnv`` reports them:
+        ``utility``, ``best_utility``, ``brief_fit``, ``utility``, ``potential``."""
+        return self.utility, self.best_utility, self.brief_fit, self.utility, self.potential
+
     def copy(self) -> DefaultEpisode:
         """A cheap independent copy for look-ahead (layout and dicts are replaced, not
         mutated, by ``step``, so they are shared)."""

@@ -339,6 +339,13 @@ class DesignGymEpisode:
             "message": self.message,
         }
 
+    def scores(self) -> tuple[float, float, float, float, None]:
+        """(score, best, instruction, utility, potential) as ``LayoutEnv`` reports them:
+        ``current_score``, ``best_score_so_far``, ``instruction_score``,
+        ``current_utility``; no potential."""
+        return (self.current_score, self.best_score_so_far, self.instruction_score,
+                self.current_utility, None)
+
     def copy(self) -> DesignGymEpisode:
         """A cheap independent copy for look-ahead (task, layout and dicts are shared:
         ``step`` replaces them rather than mutating them)."""

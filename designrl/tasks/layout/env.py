@@ -107,6 +107,8 @@ class LayoutEnv:
         self.episode: DesignGymEpisode | DefaultEpisode | None = None
         self.task: TaskSpec | None = None
         self._state = LayoutState(profile=profile)
+        self._element_views: dict[str, dict[str, Any]] = {}
+        self._brief_view: tuple[str, str, dict[str, str]] = ("", "", {})
 
     def reset(self, task_id: str | None = None, seed: int | None = None,
               episode_id: str | None = None) -> LayoutObservation:
@@ -115,12 +117,15 @@ class LayoutEnv:
         self.task = load_task(task_id, seed)
         episode_cls = DesignGymEpisode if self.profile == "designgym" else DefaultEpisode
         self.episode = episode_cls(self.task)
-        record = self.episode.reset(seed)
+        self.episode.reset(seed)
+        brief = self.episode.brief
+        self._element_views = element_views(self.task)
+        self._brief_view = (brief.brief_id, brief.primary_goal, brief.required_regions)
         self._state = LayoutState(
             episode_id=episode_id or uuid.uuid4().hex, task_id=task_id, seed=seed,
-            profile=self.profile, start_score=record["current_score"],
+            profile=self.profile, start_score=self.episode.scores()[0],
         )
-        obs = self._observe(record)
+        obs = self._observe()
         obs.reward = None  # OpenEnv: no reward before the first step
         return obs
 
@@ -129,38 +134,57 @@ class LayoutEnv:
             self.reset()
         if isinstance(action, BaseModel):
             action = action.model_dump()
-        record = self.episode.step(action)
-        return self._observe(record)
+        self.episode.advance(action)  # the episode's state record is not needed here
+        return self._observe()
 
     @property
     def state(self) -> LayoutState:
         return self._state
 
-    def _observe(self, record: dict) -> LayoutObservation:
+    def _observe(self) -> LayoutObservation:
+        """The observation of the episode's state, and ``state`` brought up to date.
+
+        Built for speed, with the same result as setting each state field and
+        constructing ``ElementView``s and the ``LayoutObservation`` one keyword at a time:
+        the state's fields go in with one ``__dict__`` update (what pydantic's
+        ``__setattr__`` does for a model without assignment validation, field by field),
+        and the observation is validated in one call from plain dicts (elements
+        included), with every field given so that none is a copied default. Validation
+        copies the episode's lists and dicts (metrics, boxes), as it did before."""
         task, episode, st = self.task, self.episode, self._state
-        st.step_count = record["step_count"]
-        st.done = record["done"]
-        st.score = record["current_score"]
-        st.best_score = record["best_score_so_far"]
-        st.instruction_score = record["instruction_score"]
-        st.total_reward = record["total_reward"]
-        st.invalid_actions = record["invalid_actions"]
-        specs = {s.id: s for s in task.elements}
-        elements = [
-            ElementView(id=e.id, role=specs[e.id].role, type=specs[e.id].type,
-                        group=specs[e.id].group, importance=specs[e.id].importance,
-                        bbox=list(e.bbox), z=e.z)
-            for e in episode.layout.elements
-        ]
-        return LayoutObservation(
-            done=record["done"], reward=record["reward"], task_id=st.task_id, seed=st.seed,
-            profile=self.profile, canvas_aspect=task.canvas_aspect, elements=elements,
-            brief=episode.brief.model_dump(include={"brief_id", "primary_goal", "required_regions"}),
-            metrics=record["metrics"], score=record["current_score"],
-            instruction_score=record["instruction_score"], potential=record.get("potential"),
-            step_count=record["step_count"], max_steps=task.max_steps,
-            invalid_actions=record["invalid_actions"],
-            last_action_error=record["last_action_error"], message=record["message"],
-            reward_components=record["reward_components"],
-            metadata={"episode_id": st.episode_id, "utility": record["utility"]},
-        )
+        score, best, instruction, utility, potential = episode.scores()
+        step_count, done, invalid = episode.step_count, episode.done, episode.invalid_actions
+        st.__dict__.update(
+            step_count=step_count, done=done, score=score, best_score=best,
+            instruction_score=instruction, total_reward=episode.total_reward,
+            invalid_actions=invalid)
+        st.__pydantic_fields_set__.update(_STEP_STATE_FIELDS)
+        views = self._element_views
+        brief_id, goal, regions = self._brief_view
+        return _validate_observation({
+            "done": done, "reward": episode.last_reward, "metadata": {
+                "episode_id": st.episode_id, "utility": utility},
+            "task_id": st.task_id, "seed": st.seed, "profile": self.profile,
+            "canvas_aspect": task.canvas_aspect,
+            "elements": [{**views[e.id], "bbox": e.bbox, "z": e.z}
+                         for e in episode.layout.elements],
+            "brief": {"brief_id": brief_id, "primary_goal": goal,
+                      "required_regions": dict(regions)},
+            "metrics": episode.metrics, "score": score, "instruction_score": instruction,
+            "potential": potential, "step_count": step_count, "max_steps": task.max_steps,
+            "invalid_actions": invalid, "last_action_error": episode.last_action_error,
+            "message": episode.message, "reward_components": episode.reward_components,
+        })
+
+
+# LayoutState fields ``_observe`` sets on every step
+_STEP_STATE_FIELDS = frozenset(("step_count", "done", "score", "best_score",
+                                "instruction_score", "total_reward", "invalid_actions"))
+# LayoutObservation.model_validate without the Python-level wrapper
+_validate_observation = LayoutObservation.__pydantic_validator__.validate_python
+
+
+def element_views(task: TaskSpec) -> dict[str, dict[str, Any]]:
+    """Each element's fixed ``ElementView`` fields (all but ``bbox`` and ``z``), by id."""
+    return {s.id: {"id": s.id, "role": s.role, "type": s.type, "group": s.group,
+                   "importance": s.importance} for s in task.elements}
