@@ -104,7 +104,8 @@ def text_regions(lower: str, n: int, regions: list[str]) -> list[str]:
 
 _PART_PLACE = re.compile(
     r"\b(?P<pos>left|right|top|bottom|upper|lower|middle|center)(?:most)? (?P<noun>[a-z]+)"
-    r"(?P<link>(?: (?:is|are|should|must|will|be|colored|painted|filled|with|in|a|an|solid))*)"
+    r"(?P<link>(?: (?:is|are|should|must|will|be|colored|painted|filled|with|in|a|an|solid|has|"
+    r"have))*)"
     r" (?P<color>[a-z]+(?:[- ][a-z]+)?)")
 _RANKS = {"left": ("x", 0), "right": ("x", 2), "top": ("y", 0), "upper": ("y", 0),
           "bottom": ("y", 2), "lower": ("y", 2), "middle": (None, 1), "center": (None, 1)}

@@ -45,6 +45,9 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
         later = " ".join(raw[found.end():].split()[:3])
         if len(words.strip()) == 1 and _GLYPH_AFTER.match(later):
             continue  # "a small 'X' close icon", "a '+' sign": a shape, lines or letters
+        if len(quotes) == 1 and _LANDMARK.search(raw[:found.start()]):
+            continue  # "hexagons flank the word 'APIARY'": the word places them; whether it
+            # is written is another requirement's to ask
         if _labels_part(raw[:found.start()], after):  # "the 'Lions' enclosure"
             out.add(int(found.group(1)))
             continue
@@ -54,6 +57,12 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
             out.add(int(found.group(1)))
     return out
 
+
+_LANDMARK = re.compile(
+    r"\b(?:flank(?:s|ed|ing)?|beside|next to|around|surround(?:s|ed|ing)?|above|below|under|"
+    r"beneath|over|near|left of|right of|between|framing|frames?)\s+the\s+(?:word|words|title|"
+    r"text|label|heading|name|caption|lettering|tagline|slogan)\s*$")
+"""A quote named as where something else goes ("flank the word 'APIARY'")."""
 
 # After a one-character quote, what names its shape rather than its lettering.
 _GLYPH_AFTER = re.compile(r"(?:[a-z\-]+ )?(?:icon|symbol|sign|mark|glyph|shape)s?\b")
