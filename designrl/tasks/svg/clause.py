@@ -45,7 +45,13 @@ from designrl.tasks.svg.places import CANVAS, canvas_regions, one_place, text_re
 from designrl.tasks.svg.pointing import pointing_atoms
 from designrl.tasks.svg.predicates import CanvasSize
 from designrl.tasks.svg.stripes import stripe_atoms
-from designrl.tasks.svg.texts import is_lettering, labelled_part, named_part, text_color, text_order
+from designrl.tasks.svg.texts import (
+    is_lettering,
+    labelled_part,
+    named_parts,
+    text_color,
+    text_order,
+)
 from designrl.tasks.svg.words import ISH, ISH_RE, color_mentions, open_choice, rest_is_function
 
 HEDGE = re.compile(r"\b(?:may|might|could|can|optional|optionally|perhaps|possibly|such as|"
@@ -236,9 +242,9 @@ def _place_texts(c: _Clause) -> None:
 
 def _parts(c: _Clause) -> None:
     """A part named by its label, or lettering given a colour."""
-    named = named_part(c.lower, c.quotes, c.objects)
-    if named is not None:  # "the 'Search' button must be orange"
-        c.atoms.append(named)
+    named = named_parts(c.lower, c.quotes, c.objects)
+    if named:  # "the 'Search' button must be orange"
+        c.atoms += named
         c.objects = []
     if not c.texts and len(c.objects) == 1 and is_lettering(c.lower, c.objects[0][0]):
         c.atoms.append(Lettering(c.objects[0][1]))  # "the labels should be white": some of them

@@ -55,6 +55,10 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
                 r"\b(?:written|printed|inscribed|spelled|lettered)\b", later) or (
                 len(words.split()) <= 4 and re.match(_SHOWN_AFTER, later)):
             out.add(int(found.group(1)))
+    if len(quotes) == 2 and len(out) == 1 and _on_paired_parts(
+            raw, quotes, list(re.finditer(r"qq\d+qq", raw))):
+        out = {0, 1}  # "the label 'June' beside the left Earth and 'December' beside the
+        # right Earth": the second is written like the first
     return out
 
 
@@ -162,6 +166,24 @@ def named_part(lower: str, quotes: list[str], objects) -> Backing | None:
             r"(?:a |an )?(?:[a-z]+ )?$", lower[:start]):
         return None
     return Backing(spec, quotes[int(found.group(1))])
+
+
+def named_parts(lower: str, quotes: list[str], objects) -> list[Backing]:
+    """``named_part``, and its second part after "and" with the verb left out ("the
+    'Locked' state should be light red and the 'Unlocked' state light green")."""
+    one = named_part(lower, quotes, objects)
+    if one is not None:
+        return [one]
+    cut = re.search(r" and (?=(?:the |a |an |its )?qq\d+qq [a-z\-]+ )", lower)
+    if cut is None or len(objects) != 2 or not objects[0][0][1] <= cut.start() < objects[1][0][0]:
+        return []
+    first = named_part(lower[:cut.start()], quotes, objects[:1])
+    (start, end), specs = objects[1]
+    second = re.fullmatch(r"(?:the |a |an |its )?qq(\d+)qq ([a-z\-]+) ", lower[cut.end():start])
+    if first is None or second is None or len(specs) != 1 or lower[end:].strip() \
+            or not re.search(rf"qq\d+qq {second.group(2)} ", lower[:cut.start()]):
+        return []  # the same kind of part, coloured and nothing more
+    return [first, Backing(specs[0], quotes[int(second.group(1))])]
 
 
 _SEQUENCE = (("left to right", "x", False), ("right to left", "x", True),

@@ -8,20 +8,15 @@ them (rough raster, no browser)."""
 from __future__ import annotations
 
 import pytest
+from svg_fixtures import rough_verdicts
 
-from designrl.tasks.svg import score_svg
-from designrl.tasks.svg.facts import svg_facts
-from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.predicates import text_matches
-from designrl.tasks.svg.raster import rasterize
 
-NS = 'xmlns="http://www.w3.org/2000/svg"'
 TITLE = "The title 'Pp × Pp' appears above the square"
 
 
 def _verdicts(body: str, requirements: list[str], view: str = "0 0 400 300") -> list[str]:
-    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="{view}">{body}</svg>'))
-    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
+    return rough_verdicts(body, requirements, view)
 
 
 @pytest.mark.parametrize(("wanted", "shown", "matches"), [

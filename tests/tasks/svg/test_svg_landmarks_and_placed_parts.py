@@ -6,20 +6,11 @@ should have a blue blanket and the upper bunk a yellow blanket") give the colour
 
 from __future__ import annotations
 
-from designrl.tasks.svg import score_svg
+from svg_fixtures import rough_verdicts
+
 from designrl.tasks.svg.atoms import Relative
-from designrl.tasks.svg.facts import svg_facts
 from designrl.tasks.svg.marks import Text
-from designrl.tasks.svg.parse import parse_svg
-from designrl.tasks.svg.raster import rasterize
 from designrl.tasks.svg.reader import read_requirement
-
-NS = 'xmlns="http://www.w3.org/2000/svg"'
-
-
-def _verdicts(body: str, requirements: list[str]) -> list[str]:
-    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="0 0 400 400">{body}</svg>'))
-    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
 
 
 def test_a_word_that_places_other_things_is_not_asked_for_by_them():
@@ -30,7 +21,7 @@ def test_a_word_that_places_other_things_is_not_asked_for_by_them():
                        for x in (90, 290))
     misspelt = ('<rect width="400" height="400" fill="#5b3a1a"/>' + hexagons +
                 '<text x="200" y="204" fill="#f4c542" font-size="28" text-anchor="middle">APAIRY</text>')
-    assert _verdicts(misspelt, [rule]) != ["fail"]
+    assert rough_verdicts(misspelt, [rule]) != ["fail"]
     # a word asked for is still asked for, and a place between two quotes is still an order
     assert Text("HONEY") in read_requirement("The word 'HONEY' is above the bee").atoms
     assert read_requirement("'Accept' is to the right of 'Reject'").complete
@@ -41,5 +32,5 @@ def test_parts_named_by_place_that_have_their_colours_give_their_order():
     assert any(isinstance(a, Relative) for a in read_requirement(rule).atoms)
     bunks = ('<rect x="60" y="{}" width="280" height="40" fill="#2f5fd0"/>'
              '<rect x="60" y="{}" width="280" height="40" fill="#f2c300"/>')
-    assert _verdicts(bunks.format(260, 120), [rule]) != ["fail"]
-    assert _verdicts(bunks.format(120, 260), [rule]) == ["fail"]  # the blankets swapped
+    assert rough_verdicts(bunks.format(260, 120), [rule]) != ["fail"]
+    assert rough_verdicts(bunks.format(120, 260), [rule]) == ["fail"]  # the blankets swapped

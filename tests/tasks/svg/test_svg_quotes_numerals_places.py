@@ -6,20 +6,15 @@ right") is given the places of other parts, not its own (rough raster, no browse
 
 from __future__ import annotations
 
-from designrl.tasks.svg import score_svg
+from svg_fixtures import rough_verdicts
+
 from designrl.tasks.svg.counting import thing_counts
-from designrl.tasks.svg.facts import svg_facts
-from designrl.tasks.svg.parse import parse_svg
 from designrl.tasks.svg.places import one_place
 from designrl.tasks.svg.predicates import quotes, text_matches
-from designrl.tasks.svg.raster import rasterize
-
-NS = 'xmlns="http://www.w3.org/2000/svg"'
 
 
 def _verdicts(body: str, requirements: list[str], view: str = "0 0 300 300") -> list[str]:
-    facts = svg_facts(parse_svg(f'<svg {NS} viewBox="{view}">{body}</svg>'))
-    return [d.verdict for d in score_svg(facts, rasterize(facts), requirements).details]
+    return rough_verdicts(body, requirements, view)
 
 
 def _text(x: int, y: int, words: str) -> str:
