@@ -76,6 +76,7 @@ from designrl.tasks.svg.places import (
 )
 from designrl.tasks.svg.requirements import _QUOTED, parse_requirement
 from designrl.tasks.svg.texts import (
+    one_leads,
     quote_numerals,
     text_order,
     textual_quotes,
@@ -162,7 +163,8 @@ def _read(sentence: str) -> Reading:
         found, whole = read_clause(clause, quotes, texty)
         atoms += found
         complete &= whole
-    order = text_order(raw.lower(), [quotes[i] for i in sorted(texty)], sequence=True)
+    order = text_order(raw.lower(), [quotes[i] for i in sorted(texty)], sequence=True) \
+        or one_leads(raw.lower(), quotes, texty)  # "..., with 'App server 1' on top"
     if order is not None and order not in atoms and not HEDGE.search(raw.lower()) \
             and not NEGATION.search(raw.lower()):  # "labelled 'A', 'B' and 'C', from left to right"
         atoms.append(order)

@@ -64,6 +64,7 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
 
 _LANDMARK = re.compile(
     r"\b(?:flank(?:s|ed|ing)?|beside|next to|around|surround(?:s|ed|ing)?|above|below|under|"
+    r"(?:on )?(?:each|either|both) sides? of|"
     r"beneath|over|near|left of|right of|between|framing|frames?)\s+the\s+(?:word|words|title|"
     r"text|label|heading|name|caption|lettering|tagline|slogan)\s*$")
 """A quote named as where something else goes ("flank the word 'APIARY'")."""
@@ -214,6 +215,27 @@ def text_order(lower: str, words: list[str], sequence: bool = False) -> TextOrde
         if re.search(rf"\b{phrase}(?: (?!and\b)[a-z']+){{0,3}} $", between):
             return TextOrder(tuple(reversed(words)) if backwards else tuple(words), axis)
     return _on_paired_parts(lower, words, marks)
+
+
+_LEADS = (("on top|at the top|uppermost|topmost", "y", False),
+          ("at the bottom|on the bottom|lowest|bottommost", "y", True),
+          ("on the left|at the left|leftmost", "x", False),
+          ("on the right|at the right|rightmost", "x", True))
+
+
+def one_leads(lower: str, quotes: list[str], texty: set[int]) -> TextOrder | None:
+    """Of a sentence's two texts, one said to lead the other ("two boxes labelled 'A' and
+    'B', stacked vertically, with 'A' on top")."""
+    texts = list(dict.fromkeys(quotes[i] for i in sorted(texty)))
+    found = re.search(r"\bwith\s+qq(\d+)qq\s*", lower)
+    if len(texts) != 2 or found is None or int(found.group(1)) not in texty:
+        return None
+    lead = quotes[int(found.group(1))]
+    pair = (lead, texts[1 - texts.index(lead)])
+    for phrase, axis, backwards in _LEADS:
+        if re.match(rf"(?:{phrase})\b", lower[found.end():]):
+            return TextOrder(pair[::-1] if backwards else pair, axis)
+    return None
 
 
 _PAIRED = re.compile(r"\b(?P<pos>left|right|upper|lower|top|bottom)(?:-hand)? (?P<noun>[a-z]+)\b")
