@@ -45,12 +45,24 @@ def void_boxes(facts: SvgFacts, size: int) -> list[tuple[float, float, float, fl
     for shape in facts.shapes:
         w, h = shape.bbox[2] - shape.bbox[0], shape.bbox[3] - shape.bbox[1]
         blot = shape.stroke_width > 4 * max(w, h) and shape.stroke_width > 0.04 * width
-        families = {f for c in shape.fill + shape.stroke for f in colour_families(c)}
-        if blot or len(families) >= 5:
+        if blot or _unrelated(shape.fill + shape.stroke) >= 5:
             pad = shape.stroke_width / 2
             out.append((ox + (shape.bbox[0] - pad - cx) * sx, oy + (shape.bbox[1] - pad - cy) * sy,
                         ox + (shape.bbox[2] + pad - cx) * sx, oy + (shape.bbox[3] + pad - cy) * sy))
     return out
+
+
+def _unrelated(colors) -> int:
+    """How many of ``colors`` name only families no colour before them names: a sunset's
+    deep purple (blue or purple), mauve (magenta or pink) and orange are 3, though they
+    name five families between them; a rainbow's seven bands are 7."""
+    seen: set[str] = set()
+    count = 0
+    for color in colors:
+        families = colour_families(color)
+        count += bool(families) and not families & seen
+        seen |= families
+    return count
 
 
 def visible_facts(facts: SvgFacts, image: np.ndarray, box: tuple[float, float, float, float],
