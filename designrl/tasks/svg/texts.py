@@ -49,7 +49,8 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
             continue  # "hexagons flank the word 'APIARY'": the word places them; whether it
             # is written is another requirement's to ask
         if _labels_part(raw[:found.start()], after):  # "the 'Lions' enclosure"
-            out.add(int(found.group(1)))
+            if not _RANKED.search(raw):  # "the 'Rent' band is the thickest": it names the
+                out.add(int(found.group(1)))  # band ranked, its label is another's to ask
             continue
         if listed or TEXTY.search(" ".join(before[-6:])) or re.search(
                 r"\b(?:written|printed|inscribed|spelled|lettered)\b", later) or (
@@ -61,6 +62,10 @@ def textual_quotes(raw: str, quotes: list[str]) -> set[int]:
         # right Earth": the second is written like the first
     return out
 
+
+_RANKED = re.compile(r"\b(?:thick|thinn|tall|short|wid|narrow|long|larg|bigg|small|high|low)"
+                     r"(?:est|er than)\b")
+"""Parts ranked by size ("the 'Rent' band is the thickest", "taller than the 'Q1' bar")."""
 
 _LANDMARK = re.compile(
     r"\b(?:flank(?:s|ed|ing)?|beside|next to|around|surround(?:s|ed|ing)?|above|below|under|"
